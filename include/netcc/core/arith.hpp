@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Arithmetic policies: IEEE double and a saturating constexpr fixed-point type.
+///
+/// Every controller is a template over one of these policies; its state and control law are
+/// computed in `Policy::value_type`.
+///
+/// | policy                        | value_type               | use it when                                      |
+/// | ----------------------------- | ------------------------ | ------------------------------------------------ |
+/// | netcc::arith::ieee_double     | `double`                 | host stacks, simulators, anything with an FPU (the default) |
+/// | netcc::arith::fixed<I, F>     | netcc::fixed_point<I, F> | NIC firmware or pipelines without floating point; results are bit-identical everywhere |
+/// | netcc::arith::q32             | fixed_point<31, 32>      | the recommended fixed-point default: windows up to 2 GB, rates in Mbps-scaled units, 2^-32 resolution |
+///
+/// Fixed-point semantics (netcc::fixed_point<I, F>): a signed 64-bit raw integer holding
+/// value * 2^F, with I integer bits and one sign bit (1 + I + F <= 64). The range is the
+/// symmetric interval [-(2^(I+F) - 1), 2^(I+F) - 1] / 2^F, so negation is always exact.
+/// - +, -, *, / **saturate** at the range limits instead of wrapping;
+/// - * and / round to nearest (ties away from zero): error at most 1/2 ULP (2^-(F+1)) per op;
+/// - division by zero saturates to the limit with the dividend's sign (0/0 = 0);
+/// - conversion from double rounds to nearest and saturates; NaN converts to 0.
+///
+/// @code
+/// using q = netcc::fixed_point<31, 32>;
+/// constexpr q gamma{0.9};
+/// constexpr q w = gamma * q{100} + q{0.5};      // 90.5, exactly representable
+/// static_assert(w.to_double() == 90.5);
+/// @endcode
+#pragma once
+
+#include <cmath>
+#include <compare>
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "netcc/core/detail/int128.hpp"
+
+namespace netcc {
+
+/// @brief Signed saturating fixed-point number with `IntBits` integer and `FracBits`
+/// fraction bits (value = raw / 2^FracBits).
+///
+/// @tparam IntBits  integer bits, excluding the sign bit (>= 1)
+/// @tparam FracBits fraction bits (>= 0); 1 + IntBits + FracBits <= 64
+///
+/// @code
+/// netcc::fixed_point<15, 16> a{1.5}, b{2};
+/// auto c = a * b;           // 3.0
+/// auto d = a / netcc::fixed_point<15, 16>{0};   // saturates to max()
+/// @endcode
+template <int IntBits, int FracBits>
+class fixed_point {
+  static_assert(IntBits >= 1 && FracBits >= 0 && 1 + IntBits + FracBits <= 64,
+                "fixed_point: need IntBits >= 1, FracBits >= 0, 1 + IntBits + FracBits <= 64");
+
+ public:
+  /// @brief The raw storage type.
+  using rep = std::int64_t;
+  /// @brief Integer bits (excluding sign).
+  static constexpr int integer_bits = IntBits;
+  /// @brief Fraction bits.
+  static constexpr int fraction_bits = FracBits;
+  /// @brief Raw value of 1.0.
+  static constexpr rep raw_one = rep{1} << FracBits;
+  /// @brief Largest raw value; the smallest is its negation.
+  static constexpr rep raw_max =
+      static_cast<rep>((detail::u128{1} << (IntBits + FracBits)) - 1);
+
+  /// @brief Zero.
+  constexpr fixed_point() noexcept = default;
+  /// @brief From an integer, saturating.
+  template <std::integral T>
+  constexpr explicit fixed_point(T v) noexcept
+      : raw_(clamp(detail::i128{v} * raw_one)) {}
+  /// @brief From a double, rounded to nearest and saturating; NaN gives 0.
+  constexpr explicit fixed_point(double v) noexcept : raw_(from_double(v)) {}
+
+  /// @brief Build from a raw scaled integer (clamped into range).
+  [[nodiscard]] static constexpr fixed_point from_raw(rep r) noexcept {
+    fixed_point f;
+    f.raw_ = clamp(r);
+    return f;
+  }
+  /// @brief The largest value.
+  [[nodiscard]] static constexpr fixed_point max() noexcept { return from_raw(raw_max); }
+  /// @brief The smallest (most negative) value.
+  [[nodiscard]] static constexpr fixed_point lowest() noexcept { return from_raw(-raw_max); }
+  /// @brief The resolution, 2^-FracBits.
+  [[nodiscard]] static constexpr fixed_point epsilon() noexcept { return from_raw(1); }
+
+  /// @brief The raw scaled integer.
+  [[nodiscard]] constexpr rep raw() const noexcept { return raw_; }
+  /// @brief The value as a double (exact when 1 + IntBits + FracBits <= 53).
+  [[nodiscard]] constexpr double to_double() const noexcept {
+    return static_cast<double>(raw_) / static_cast<double>(raw_one);
+  }
+  /// @brief The value truncated toward zero to an integer.
+  [[nodiscard]] constexpr rep to_int() const noexcept { return raw_ / raw_one; }
+
+  /// @brief Saturating sum.
+  [[nodiscard]] friend constexpr fixed_point operator+(fixed_point a, fixed_point b) noexcept {
+    return from_raw128(detail::i128{a.raw_} + b.raw_);
+  }
+  /// @brief Saturating difference.
+  [[nodiscard]] friend constexpr fixed_point operator-(fixed_point a, fixed_point b) noexcept {
+    return from_raw128(detail::i128{a.raw_} - b.raw_);
+  }
+  /// @brief Negation (exact: the range is symmetric).
+  [[nodiscard]] friend constexpr fixed_point operator-(fixed_point a) noexcept {
+    return from_raw(-a.raw_);
+  }
+  /// @brief Saturating product, rounded to nearest.
+  [[nodiscard]] friend constexpr fixed_point operator*(fixed_point a, fixed_point b) noexcept {
+    return from_raw128(detail::div_nearest(detail::i128{a.raw_} * b.raw_, raw_one));
+  }
+  /// @brief Saturating quotient, rounded to nearest; x/0 saturates with the sign of x.
+  [[nodiscard]] friend constexpr fixed_point operator/(fixed_point a, fixed_point b) noexcept {
+    if (b.raw_ == 0) return a.raw_ > 0 ? max() : (a.raw_ < 0 ? lowest() : fixed_point{});
+    return from_raw128(detail::div_nearest(detail::i128{a.raw_} * raw_one, b.raw_));
+  }
+  /// @brief `*this = *this + b`.
+  constexpr fixed_point& operator+=(fixed_point b) noexcept { return *this = *this + b; }
+  /// @brief `*this = *this - b`.
+  constexpr fixed_point& operator-=(fixed_point b) noexcept { return *this = *this - b; }
+  /// @brief `*this = *this * b`.
+  constexpr fixed_point& operator*=(fixed_point b) noexcept { return *this = *this * b; }
+  /// @brief `*this = *this / b`.
+  constexpr fixed_point& operator/=(fixed_point b) noexcept { return *this = *this / b; }
+
+  /// @brief Equality of raw values.
+  friend constexpr bool operator==(fixed_point, fixed_point) noexcept = default;
+  /// @brief Ordering of raw values.
+  friend constexpr std::strong_ordering operator<=>(fixed_point, fixed_point) noexcept = default;
+
+ private:
+  static constexpr rep clamp(detail::i128 v) noexcept {
+    return static_cast<rep>(v > raw_max ? raw_max : (v < -raw_max ? -raw_max : v));
+  }
+  static constexpr fixed_point from_raw128(detail::i128 v) noexcept {
+    fixed_point f;
+    f.raw_ = clamp(v);
+    return f;
+  }
+  static constexpr rep from_double(double v) noexcept {
+    if (v != v) return 0;  // NaN
+    const double scaled = v * static_cast<double>(raw_one);
+    const double lim = static_cast<double>(raw_max);
+    if (scaled >= lim) return raw_max;
+    if (scaled <= -lim) return -raw_max;
+    return static_cast<rep>(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
+  }
+
+  rep raw_ = 0;
+};
+
+/// @brief The arithmetic policies; see the table in core/arith.hpp.
+namespace arith {
+
+/// @brief IEEE-754 double arithmetic: the default policy.
+struct ieee_double {
+  /// @brief The number type controllers compute in.
+  using value_type = double;
+};
+
+/// @brief Saturating fixed-point arithmetic with I integer and F fraction bits.
+template <int I, int F>
+struct fixed {
+  /// @brief The number type controllers compute in.
+  using value_type = fixed_point<I, F>;
+};
+
+/// @brief Recommended fixed-point policy: 31 integer bits, 32 fraction bits.
+using q32 = fixed<31, 32>;
+
+}  // namespace arith
+
+/// @brief Operations every arithmetic value type supports, so control laws are written once.
+///
+/// Specialised for `double` and for every netcc::fixed_point. A user's own number type can be
+/// used by specialising it.
+/// @code
+/// using nt = netcc::number_traits<double>;
+/// double x = nt::from_double(0.5);
+/// @endcode
+template <class T>
+struct number_traits;
+
+/// @brief number_traits for IEEE double.
+template <>
+struct number_traits<double> {
+  /// @brief Convert from double (identity).
+  [[nodiscard]] static constexpr double from_double(double v) noexcept { return v; }
+  /// @brief Convert to double (identity).
+  [[nodiscard]] static constexpr double to_double(double v) noexcept { return v; }
+  /// @brief An integer as double.
+  [[nodiscard]] static constexpr double from_int(std::int64_t v) noexcept {
+    return static_cast<double>(v);
+  }
+  /// @brief n / d; d == 0 gives +-max() (0 for 0/0), never infinity or NaN.
+  [[nodiscard]] static constexpr double ratio(std::int64_t n, std::int64_t d) noexcept {
+    if (d == 0) return n > 0 ? max() : (n < 0 ? -max() : 0.0);
+    return static_cast<double>(n) / static_cast<double>(d);
+  }
+  /// @brief Largest finite value.
+  [[nodiscard]] static constexpr double max() noexcept {
+    return std::numeric_limits<double>::max();
+  }
+  /// @brief True unless NaN or infinite.
+  [[nodiscard]] static constexpr bool is_finite(double v) noexcept {
+    return v == v && v <= max() && v >= -max();
+  }
+};
+
+/// @brief number_traits for netcc::fixed_point (always finite).
+template <int I, int F>
+struct number_traits<fixed_point<I, F>> {
+  /// @brief Convert from double (rounded, saturating).
+  [[nodiscard]] static constexpr fixed_point<I, F> from_double(double v) noexcept {
+    return fixed_point<I, F>{v};
+  }
+  /// @brief Convert to double.
+  [[nodiscard]] static constexpr double to_double(fixed_point<I, F> v) noexcept {
+    return v.to_double();
+  }
+  /// @brief An integer, saturating.
+  [[nodiscard]] static constexpr fixed_point<I, F> from_int(std::int64_t v) noexcept {
+    return fixed_point<I, F>{v};
+  }
+  /// @brief n / d computed in integers (no floating point), rounded to nearest, saturating;
+  /// d == 0 saturates with the sign of n (0/0 = 0).
+  [[nodiscard]] static constexpr fixed_point<I, F> ratio(std::int64_t n, std::int64_t d) noexcept {
+    using fp = fixed_point<I, F>;
+    if (d == 0) return n > 0 ? fp::max() : (n < 0 ? fp::lowest() : fp{});
+    const detail::i128 q = detail::div_nearest(detail::i128{n} * fp::raw_one, d);
+    const detail::i128 lim = fp::raw_max;
+    return fp::from_raw(static_cast<std::int64_t>(q > lim ? lim : (q < -lim ? -lim : q)));
+  }
+  /// @brief Largest value.
+  [[nodiscard]] static constexpr fixed_point<I, F> max() noexcept {
+    return fixed_point<I, F>::max();
+  }
+  /// @brief Always true: a fixed-point value is never NaN or infinite.
+  [[nodiscard]] static constexpr bool is_finite(fixed_point<I, F>) noexcept { return true; }
+};
+
+/// @brief A number type usable in a control law: closed under + - * /, ordered, and with
+/// number_traits.
+template <class T>
+concept Number = std::regular<T> && std::totally_ordered<T> && requires(T a, T b, double d) {
+  { a + b } -> std::same_as<T>;
+  { a - b } -> std::same_as<T>;
+  { a * b } -> std::same_as<T>;
+  { a / b } -> std::same_as<T>;
+  { number_traits<T>::from_double(d) } -> std::same_as<T>;
+  { number_traits<T>::to_double(a) } -> std::same_as<double>;
+  { number_traits<T>::from_int(std::int64_t{}) } -> std::same_as<T>;
+  { number_traits<T>::ratio(std::int64_t{}, std::int64_t{}) } -> std::same_as<T>;
+};
+
+/// @brief An arithmetic policy: a type naming its Number as `value_type`.
+template <class P>
+concept ArithmeticPolicy = Number<typename P::value_type>;
+
+/// @brief Shorthand: a compile-time-convertible constant of number type T.
+/// @code
+/// auto g = netcc::num<netcc::fixed_point<31, 32>>(0.9);
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T num(double v) noexcept {
+  return number_traits<T>::from_double(v);
+}
+
+/// @brief n / d in number type T, without floating point for fixed-point T; total.
+/// @code
+/// auto w = netcc::ratio<netcc::fixed_point<31, 32>>(3, 4);   // 0.75
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T ratio(std::int64_t n, std::int64_t d) noexcept {
+  return number_traits<T>::ratio(n, d);
+}
+
+/// @brief A number as double.
+template <Number T>
+[[nodiscard]] constexpr double to_double(T v) noexcept {
+  return number_traits<T>::to_double(v);
+}
+
+/// @brief Clamp `v` into [lo, hi] (hi wins if lo > hi); NaN maps to lo.
+template <Number T>
+[[nodiscard]] constexpr T clamp_num(T v, T lo, T hi) noexcept {
+  if (!(v >= lo)) v = lo;  // also catches NaN
+  if (v > hi) v = hi;
+  return v;
+}
+
+static_assert(ArithmeticPolicy<arith::ieee_double>);
+static_assert(ArithmeticPolicy<arith::q32>);
+
+}  // namespace netcc

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Forward declarations of netcc's core vocabulary, for headers that only name it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ratio>
+
+namespace netcc {
+class bytes;
+class bits;
+class bit_rate;
+template <int IntBits, int FracBits>
+class fixed_point;
+template <unsigned Bits>
+struct modular;
+template <unsigned Bits, class Period>
+struct wrapping_clock;
+template <unsigned Bits, std::int64_t Unit>
+struct wrapping_counter;
+struct int_hop;
+template <class Int>
+struct basic_ack_event;
+struct rtt_event;
+struct cnp_event;
+struct src_event;
+template <class E>
+struct feedback_traits;
+class validation;
+struct param_error;
+}  // namespace netcc
