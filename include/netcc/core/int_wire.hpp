@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The compact INT wire format: 8 bytes per hop, HPCC-style, with parametric widths.
+///
+/// HPCC (Li et al., SIGCOMM'19, §5 "INT padding" and its Figure 7) packs each hop's metadata
+/// into 64 bits so that five hops cost 40 bytes; PowerTCP (NSDI'22, §3.3 "Feedback") reuses the
+/// same header. The default layout, most significant bit first:
+///
+/// | field       | bits | unit                       | on overflow                 |
+/// | ----------- | ---- | -------------------------- | --------------------------- |
+/// | rate code   | 3    | index into a rate table    | largest table rate <= rate  |
+/// | timestamp   | 24   | 1 ns                       | wraps (16.8 ms period)      |
+/// | tx bytes    | 20   | 128 B                      | wraps (128 MiB period)      |
+/// | queue length| 17   | 80 B                       | saturates at 10.49 MB       |
+///
+/// A stack is a 2-byte header (hop count, then a reserved byte that encodes as 0) followed by
+/// `hop count` hops, big-endian. Widths and units are template parameters; the decoded stack's
+/// clock and counter traits carry them, so deltas between two records of the same hop are taken
+/// modulo the field width (netcc::wrapping_clock, netcc::wrapping_counter).
+///
+/// Decoding is total: a short buffer or a hop count above the stack's capacity is reported as an
+/// error and yields an empty stack; nothing is read out of bounds.
+///
+/// @code
+/// using fmt = netcc::int_wire_format<>;
+/// fmt::stack s;
+/// s.push(fmt::make_hop(netcc::timestamp{123'456}, netcc::bytes{8000}, 1'000'000,
+///                      netcc::bit_rate{100'000'000'000}));
+/// std::array<std::uint8_t, fmt::max_encoded_size> buf{};
+/// std::size_t n = fmt::encode(s, buf);          // 2 + 8 bytes
+/// auto back = fmt::decode(std::span(buf.data(), n));
+/// assert(back.error == netcc::int_decode_error::none && back.hops == s);
+/// @endcode
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/core/wrap.hpp"
+
+namespace netcc {
+
+/// @brief The link-rate table behind the 3-bit rate code (index = code).
+inline constexpr std::array<bit_rate, 8> default_int_rate_table{
+    bit_rate{1'000'000'000},   bit_rate{10'000'000'000},  bit_rate{25'000'000'000},
+    bit_rate{40'000'000'000},  bit_rate{50'000'000'000},  bit_rate{100'000'000'000},
+    bit_rate{200'000'000'000}, bit_rate{400'000'000'000}};
+
+/// @brief Why a buffer did not decode.
+enum class int_decode_error : std::uint8_t {
+  none,            ///< decoded
+  short_header,    ///< fewer than 2 bytes
+  too_many_hops,   ///< hop count above the stack's capacity
+  short_payload,   ///< fewer bytes than hop count * 8
+};
+
+/// @brief An INT wire layout: field widths, units, rate table and stack capacity.
+/// @tparam MaxHops  stack capacity (HPCC: 5)
+/// @tparam TsBits   timestamp width (ns ticks)
+/// @tparam TxBits   tx-byte counter width
+/// @tparam TxUnit   bytes per tx-counter unit
+/// @tparam QBits    queue-length width
+/// @tparam QUnit    bytes per queue-length unit
+template <std::size_t MaxHops = 5, unsigned TsBits = 24, unsigned TxBits = 20,
+          std::int64_t TxUnit = 128, unsigned QBits = 17, std::int64_t QUnit = 80>
+struct int_wire_format {
+  /// @brief Width of the rate code (what is left of 64 bits).
+  static constexpr unsigned rate_bits = 64 - TsBits - TxBits - QBits;
+  static_assert(TsBits >= 1 && TxBits >= 1 && QBits >= 1 && TsBits + TxBits + QBits <= 61,
+                "int_wire_format: the fields must leave at least 3 bits for the rate code");
+  static_assert(TxUnit >= 1 && QUnit >= 1, "int_wire_format: units must be positive");
+
+  /// @brief Clock traits of the decoded timestamps.
+  using timestamp_clock = wrapping_clock<TsBits>;
+  /// @brief Counter traits of the decoded tx bytes.
+  using tx_counter = wrapping_counter<TxBits, TxUnit>;
+  /// @brief The decoded stack type.
+  using stack = int_stack<MaxHops, timestamp_clock, tx_counter>;
+  /// @brief Bytes per hop on the wire.
+  static constexpr std::size_t hop_bytes = 8;
+  /// @brief Bytes of the stack header.
+  static constexpr std::size_t header_bytes = 2;
+  /// @brief Largest encoding of a full stack.
+  static constexpr std::size_t max_encoded_size = header_bytes + MaxHops * hop_bytes;
+  /// @brief Largest queue length representable (larger values saturate).
+  static constexpr bytes max_qlen{static_cast<std::int64_t>(modular<QBits>::mask) * QUnit};
+
+  /// @brief The rate code of `r`: the largest table entry <= r (code 0 below the table).
+  [[nodiscard]] static constexpr std::uint64_t rate_code(bit_rate r) noexcept {
+    std::uint64_t code = 0;
+    for (std::uint64_t i = 0; i < default_int_rate_table.size() && i <= modular<rate_bits>::mask; ++i)
+      if (default_int_rate_table[i] <= r) code = i;
+    return code;
+  }
+  /// @brief The rate a code stands for (codes past the table read as its last entry).
+  [[nodiscard]] static constexpr bit_rate rate_of(std::uint64_t code) noexcept {
+    return code < default_int_rate_table.size() ? default_int_rate_table[code]
+                                                : default_int_rate_table.back();
+  }
+
+  /// @brief The hop record a switch with these field widths reports: `now` and `tx_total`
+  /// (bytes) reduced to the wire's ticks and units, qlen rounded down to whole units and
+  /// saturated, rate rounded down to the table.
+  [[nodiscard]] static constexpr int_hop make_hop(timestamp now, bytes qlen, std::uint64_t tx_total,
+                                                  bit_rate rate) noexcept {
+    return decode_hop(pack(timestamp_clock::encode(now), tx_counter::encode(tx_total), qlen,
+                           rate_code(rate)));
+  }
+
+  /// @brief Pack one hop (ts and tx already raw, in wire ticks and units) into 64 bits.
+  [[nodiscard]] static constexpr std::uint64_t pack(std::uint64_t ts_raw, std::uint64_t tx_raw,
+                                                    bytes qlen, std::uint64_t code) noexcept {
+    const std::int64_t q = qlen.count() <= 0 ? 0 : qlen.count() / QUnit;
+    const std::uint64_t qraw = static_cast<std::uint64_t>(q) > modular<QBits>::mask
+                                   ? modular<QBits>::mask
+                                   : static_cast<std::uint64_t>(q);
+    return (modular<rate_bits>::wrap(code) << (TsBits + TxBits + QBits)) |
+           (modular<TsBits>::wrap(ts_raw) << (TxBits + QBits)) |
+           (modular<TxBits>::wrap(tx_raw) << QBits) | qraw;
+  }
+  /// @brief Pack a decoded hop record (as produced by decode_hop or make_hop).
+  [[nodiscard]] static constexpr std::uint64_t encode_hop(const int_hop& h) noexcept {
+    return pack(h.ts, h.tx_bytes, h.qlen, rate_code(h.link_rate));
+  }
+  /// @brief Unpack 64 bits into a hop record (ts, tx raw; qlen in bytes; rate from the table).
+  [[nodiscard]] static constexpr int_hop decode_hop(std::uint64_t w) noexcept {
+    int_hop h;
+    h.qlen = bytes{static_cast<std::int64_t>(w & modular<QBits>::mask) * QUnit};
+    h.tx_bytes = (w >> QBits) & modular<TxBits>::mask;
+    h.ts = (w >> (TxBits + QBits)) & modular<TsBits>::mask;
+    h.link_rate = rate_of((w >> (TsBits + TxBits + QBits)) & modular<rate_bits>::mask);
+    return h;
+  }
+
+  /// @brief Encode `s` into `out`; returns bytes written, or 0 if `out` is too small.
+  static constexpr std::size_t encode(const stack& s, std::span<std::uint8_t> out) noexcept {
+    const std::size_t n = s.size();
+    const std::size_t need = header_bytes + n * hop_bytes;
+    if (out.size() < need) return 0;
+    out[0] = static_cast<std::uint8_t>(n);
+    out[1] = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t w = encode_hop(s[i]);
+      for (std::size_t b = 0; b < hop_bytes; ++b)
+        out[header_bytes + i * hop_bytes + b] = static_cast<std::uint8_t>(w >> (8 * (7 - b)));
+    }
+    return need;
+  }
+
+  /// @brief The result of decode(): the stack (empty on error) and the error.
+  struct decoded {
+    /// @brief The hops read (empty unless error == none).
+    stack hops{};
+    /// @brief What went wrong, if anything.
+    int_decode_error error = int_decode_error::none;
+    /// @brief Bytes consumed (0 on error).
+    std::size_t consumed = 0;
+  };
+
+  /// @brief Decode a stack from the front of `in` (total: never reads past the end).
+  [[nodiscard]] static constexpr decoded decode(std::span<const std::uint8_t> in) noexcept {
+    decoded d;
+    if (in.size() < header_bytes) {
+      d.error = int_decode_error::short_header;
+      return d;
+    }
+    const std::size_t n = in[0];
+    if (n > MaxHops) {
+      d.error = int_decode_error::too_many_hops;
+      return d;
+    }
+    if (in.size() < header_bytes + n * hop_bytes) {
+      d.error = int_decode_error::short_payload;
+      return d;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t w = 0;
+      for (std::size_t b = 0; b < hop_bytes; ++b) w = (w << 8) | in[header_bytes + i * hop_bytes + b];
+      d.hops.push(decode_hop(w));
+    }
+    d.consumed = header_bytes + n * hop_bytes;
+    return d;
+  }
+};
+
+/// @brief HPCC's layout: 5 hops; 24-bit ns timestamp; 20-bit tx bytes in 128-B units; 17-bit
+/// queue length in 80-B units; 3-bit rate code.
+using hpcc_int_format = int_wire_format<>;
+
+}  // namespace netcc
