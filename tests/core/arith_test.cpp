@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include <netcc/core/arith.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace {
+using q32 = netcc::fixed_point<31, 32>;
+using q16 = netcc::fixed_point<15, 16>;
+constexpr double q32_ulp = 1.0 / 4294967296.0;  // 2^-32
+constexpr double q16_ulp = 1.0 / 65536.0;       // 2^-16
+}  // namespace
+
+TEST(FixedPoint, ConstructionRoundsToNearest) {
+  EXPECT_EQ(q16{0.5}.raw(), 32768);
+  EXPECT_EQ(q16{1.0 / 131072}.raw(), 1);    // exactly half an ulp: ties away from zero
+  EXPECT_EQ(q16{-1.0 / 131072}.raw(), -1);
+  EXPECT_EQ(q16{1.0 / 262144}.raw(), 0);    // a quarter ulp rounds down
+  EXPECT_EQ(q16{3}.raw(), 3 * 65536);
+  EXPECT_EQ(q16{std::nan("")}.raw(), 0);
+}
+
+TEST(FixedPoint, SaturatesInsteadOfWrapping) {
+  EXPECT_EQ(q16{1e9}, q16::max());
+  EXPECT_EQ(q16{-1e9}, q16::lowest());
+  EXPECT_EQ(q16::max() + q16{1}, q16::max());
+  EXPECT_EQ(q16::lowest() - q16{1}, q16::lowest());
+  EXPECT_EQ(q16{30000} * q16{30000}, q16::max());
+  EXPECT_EQ(q16{-30000} * q16{30000}, q16::lowest());
+  EXPECT_EQ(-q16::lowest(), q16::max());  // symmetric range: negation is exact
+  EXPECT_EQ(q16{std::numeric_limits<double>::infinity()}, q16::max());
+}
+
+TEST(FixedPoint, DivisionByZeroIsTotal) {
+  EXPECT_EQ(q16{5} / q16{0}, q16::max());
+  EXPECT_EQ(q16{-5} / q16{0}, q16::lowest());
+  EXPECT_EQ(q16{0} / q16{0}, q16{0});
+}
+
+TEST(FixedPoint, HandComputedProductsAndQuotients) {
+  // 0.9 * 100 in q32: 0.9 is 3865470566 / 2^32 (0.8999999999), times 100 rounds to 90.0 - 1.4e-8.
+  const q32 g{0.9};
+  EXPECT_NEAR((g * q32{100}).to_double(), 90.0, 100 * q32_ulp);
+  EXPECT_EQ((q16{3} / q16{4}).to_double(), 0.75);
+  EXPECT_EQ((q16{1} / q16{3}).raw(), 21845);  // 65536/3 = 21845.33 -> 21845
+  EXPECT_EQ((q16{2} / q16{3}).raw(), 43691);  // 43690.67 -> 43691
+  EXPECT_EQ(q16{7}.to_int(), 7);
+  EXPECT_EQ(q16{-7.5}.to_int(), -7);
+}
+
+TEST(FixedPoint, RatioIsIntegerExact) {
+  EXPECT_EQ(netcc::ratio<q16>(1, 3).raw(), 21845);
+  EXPECT_EQ(netcc::ratio<q16>(5, 0), q16::max());
+  EXPECT_EQ(netcc::ratio<q16>(-5, 0), q16::lowest());
+  EXPECT_EQ(netcc::ratio<q16>(0, 0), q16{0});
+  EXPECT_EQ(netcc::ratio<double>(1, 4), 0.25);
+  EXPECT_EQ(netcc::ratio<double>(1, 0), std::numeric_limits<double>::max());
+}
+
+TEST(NumberTraits, ClampMapsNanToLowerBound) {
+  EXPECT_EQ(netcc::clamp_num(std::nan(""), 1.0, 2.0), 1.0);
+  EXPECT_EQ(netcc::clamp_num(5.0, 1.0, 2.0), 2.0);
+  EXPECT_EQ(netcc::clamp_num(q16{-3}, q16{0}, q16{1}), q16{0});
+  EXPECT_FALSE(netcc::number_traits<double>::is_finite(std::numeric_limits<double>::infinity()));
+  EXPECT_TRUE(netcc::number_traits<q16>::is_finite(q16::max()));
+}
+
+// Error bounds against double (stated in arith.hpp): conversion and each of * and / is within
+// half an ulp of the exact result of the *represented* operands, while inside the range.
+RC_GTEST_PROP(FixedPoint, ConversionWithinHalfUlp, ()) {
+  const double x = *rc::gen::inRange<std::int64_t>(-1'000'000'000, 1'000'000'000) / 1000.0;
+  RC_ASSERT(std::fabs(q32{x}.to_double() - x) <= q32_ulp / 2 + 1e-15 * std::fabs(x));
+}
+
+RC_GTEST_PROP(FixedPoint, AddSubExactInRange, ()) {
+  const auto a = q32::from_raw(*rc::gen::inRange<std::int64_t>(-(1LL << 61), 1LL << 61));
+  const auto b = q32::from_raw(*rc::gen::inRange<std::int64_t>(-(1LL << 61), 1LL << 61));
+  RC_ASSERT((a + b).raw() == a.raw() + b.raw());
+  RC_ASSERT((a - b).raw() == a.raw() - b.raw());
+}
+
+RC_GTEST_PROP(FixedPoint, MulDivWithinHalfUlpOfExact, ()) {
+  // Operands in [-2^15, 2^15) so products stay in q32's range; exact reference in 128 bits.
+  const auto a = q32::from_raw(*rc::gen::inRange<std::int64_t>(-(1LL << 47), 1LL << 47));
+  const auto b = q32::from_raw(*rc::gen::inRange<std::int64_t>(-(1LL << 47), 1LL << 47));
+  const netcc::detail::i128 exact_num = static_cast<netcc::detail::i128>(a.raw()) * b.raw();
+  // |prod*2^32 - exact_num| <= 2^31 (half an ulp, in raw units squared-scaled)
+  const netcc::detail::i128 err = static_cast<netcc::detail::i128>((a * b).raw()) * q32::raw_one - exact_num;
+  RC_ASSERT(err <= q32::raw_one / 2 && err >= -(q32::raw_one / 2));
+  if (b.raw() != 0) {
+    const double qd = a.to_double() / b.to_double();
+    if (std::fabs(qd) < 1e9) {
+      // Relative to double's own rounding, the quotient is within half an ulp plus double's error.
+      RC_ASSERT(std::fabs((a / b).to_double() - qd) <= q32_ulp / 2 + 1e-15 * std::fabs(qd) + 1e-12);
+    }
+  }
+}
+
+RC_GTEST_PROP(FixedPoint, OrderingMatchesDouble, ()) {
+  const auto a = q16::from_raw(*rc::gen::arbitrary<std::int32_t>());
+  const auto b = q16::from_raw(*rc::gen::arbitrary<std::int32_t>());
+  RC_ASSERT((a < b) == (a.to_double() < b.to_double()));
+  RC_ASSERT((a == b) == (a.to_double() == b.to_double()));
+}
+
+RC_GTEST_PROP(FixedPoint, OperationsNeverLeaveTheRange, (std::int64_t ra, std::int64_t rb)) {
+  const auto a = q16::from_raw(ra), b = q16::from_raw(rb);
+  for (const q16 r : {a + b, a - b, a * b, a / b, -a}) {
+    RC_ASSERT(r <= q16::max());
+    RC_ASSERT(r >= q16::lowest());
+  }
+}
+
+RC_GTEST_PROP(FixedPoint, Q16EwmaTracksDoubleWithinStatedBound, ()) {
+  // A 64-step EWMA (weight 1/8) in q16 stays within 64 * 1.5 ulp of the double trajectory:
+  // each step makes at most one rounding in * (half an ulp) plus the weight's representation.
+  const auto samples = *rc::gen::container<std::vector<std::int32_t>>(
+      64, rc::gen::inRange<std::int32_t>(-10000, 10000));
+  double d = 0;
+  q16 f{0};
+  const q16 w{0.125};
+  for (const auto s : samples) {
+    d += 0.125 * (s - d);
+    f = f + w * (q16{s} - f);
+  }
+  RC_ASSERT(std::fabs(f.to_double() - d) <= 64 * 1.5 * q16_ulp);
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include <netcc/core/int_wire.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <array>
+#include <cstdint>
+
+using fmt = netcc::hpcc_int_format;
+using namespace netcc::literals;
+
+TEST(IntWire, HandPackedHop) {
+  // rate 100G = code 5; ts = 0xABCDEF; tx = 0x12345 units; qlen = 800 B = 10 units.
+  const std::uint64_t w = fmt::pack(0xABCDEF, 0x12345, 800_B, 5);
+  EXPECT_EQ(w, (std::uint64_t{5} << 61) | (std::uint64_t{0xABCDEF} << 37) |
+                   (std::uint64_t{0x12345} << 17) | 10u);
+  const netcc::int_hop h = fmt::decode_hop(w);
+  EXPECT_EQ(h.ts, 0xABCDEFu);
+  EXPECT_EQ(h.tx_bytes, 0x12345u);
+  EXPECT_EQ(h.qlen, 800_B);
+  EXPECT_EQ(h.link_rate, 100_Gbps);
+}
+
+TEST(IntWire, UnitsRoundDownAndQueueSaturates) {
+  const auto h = fmt::make_hop(netcc::timestamp{(1 << 24) + 5}, 159_B, 128 * 3 + 100, 30_Gbps);
+  EXPECT_EQ(h.ts, 5u);                 // wrapped 24-bit ns
+  EXPECT_EQ(h.qlen, 80_B);             // 159 B -> 1 unit of 80 B
+  EXPECT_EQ(h.tx_bytes, 3u);           // 484 B -> 3 units of 128 B
+  EXPECT_EQ(h.link_rate, 25_Gbps);     // largest table rate <= 30G
+  EXPECT_EQ(fmt::make_hop({}, 1_GB, 0, 1_Gbps).qlen, fmt::max_qlen);
+  EXPECT_EQ(fmt::max_qlen, netcc::bytes{131071 * 80});
+  EXPECT_EQ(fmt::make_hop({}, -5_B, 0, 0_bps).qlen, 0_B);
+  EXPECT_EQ(fmt::make_hop({}, 0_B, 0, 0_bps).link_rate, 1_Gbps);  // below the table: code 0
+}
+
+TEST(IntWire, StackRoundTripAndErrors) {
+  fmt::stack s;
+  s.push(fmt::make_hop(netcc::timestamp{1000}, 8000_B, 1'000'000, 100_Gbps));
+  s.push(fmt::make_hop(netcc::timestamp{2000}, 0_B, 5'000'000, 400_Gbps));
+  std::array<std::uint8_t, fmt::max_encoded_size> buf{};
+  ASSERT_EQ(fmt::encode(s, buf), 18u);
+  EXPECT_EQ(buf[0], 2);
+  const auto d = fmt::decode(std::span<const std::uint8_t>(buf.data(), 18));
+  EXPECT_EQ(d.error, netcc::int_decode_error::none);
+  EXPECT_EQ(d.consumed, 18u);
+  EXPECT_TRUE(d.hops == s);
+
+  EXPECT_EQ(fmt::decode(std::span<const std::uint8_t>(buf.data(), 1)).error,
+            netcc::int_decode_error::short_header);
+  EXPECT_EQ(fmt::decode(std::span<const std::uint8_t>(buf.data(), 17)).error,
+            netcc::int_decode_error::short_payload);
+  buf[0] = 6;
+  const auto bad = fmt::decode(buf);
+  EXPECT_EQ(bad.error, netcc::int_decode_error::too_many_hops);
+  EXPECT_EQ(bad.hops.size(), 0u);
+  std::array<std::uint8_t, 4> small{};
+  EXPECT_EQ(fmt::encode(s, small), 0u);  // refuses rather than overrunning
+}
+
+TEST(IntWire, DeltasAcrossTheWrapUseTheFormatsTraits) {
+  using clk = fmt::timestamp_clock;
+  using ctr = fmt::tx_counter;
+  const auto a = fmt::make_hop(netcc::timestamp{(1 << 24) - 100}, 0_B, (std::uint64_t{1} << 27) - 256, 100_Gbps);
+  const auto b = fmt::make_hop(netcc::timestamp{(1 << 24) + 900}, 0_B, (std::uint64_t{1} << 27) + 1024, 100_Gbps);
+  EXPECT_EQ(clk::diff(b.ts, a.ts), 1000_ns);
+  EXPECT_EQ(ctr::delta_bytes(b.tx_bytes, a.tx_bytes), 1280);
+}
+
+RC_GTEST_PROP(IntWire, EncodeDecodeIsIdentityOnDecodedHops, (std::uint64_t w)) {
+  // Every 64-bit word is a valid hop; decode then encode gives the word back.
+  RC_ASSERT(fmt::encode_hop(fmt::decode_hop(w)) == w);
+}
+
+RC_GTEST_PROP(IntWire, CustomWidthsRoundTrip, ()) {
+  using f = netcc::int_wire_format<3, 32, 16, 64, 13, 64>;
+  static_assert(f::rate_bits == 3);
+  const auto w = *rc::gen::arbitrary<std::uint64_t>();
+  RC_ASSERT(f::encode_hop(f::decode_hop(w)) == w);
+}
