@@ -24,7 +24,8 @@ void BM_wrap_diff(benchmark::State& state) {
   const auto v = random_words(1024);
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(netcc::wrapping_counter<N, (N == 64 ? 1 : 128)>::delta_bytes(v[i & 1023], v[(i + 1) & 1023]));
+    benchmark::DoNotOptimize(netcc::wrapping_counter<N, (N == 64 ? 1 : 128)>::delta_bytes(
+        v[i & 1023], v[(i + 1) & 1023]));
     ++i;
   }
 }

@@ -28,7 +28,8 @@
 namespace {
 
 using namespace netcc::literals;
-using int24_stack = netcc::int_stack<1, netcc::wrapping_clock<24>, netcc::wrapping_counter<20, 128>>;
+using int24_stack =
+    netcc::int_stack<1, netcc::wrapping_clock<24>, netcc::wrapping_counter<20, 128>>;
 using demo_ack = netcc::basic_ack_event<int24_stack>;
 using traits = netcc::feedback_traits<demo_ack>;
 
@@ -48,8 +49,7 @@ struct demo_flow {
 
 // One ACK's worth of control, written only against the feedback traits.
 template <class Ack>
-void on_ack(demo_flow& f, const Ack& a, netcc::bytes bdp, double eta,
-            double w_ai) {
+void on_ack(demo_flow& f, const Ack& a, netcc::bytes bdp, double eta, double w_ai) {
   using clock = typename netcc::feedback_traits<Ack>::timestamp_clock;
   using counter = typename netcc::feedback_traits<Ack>::tx_counter;
   const netcc::int_hop h = netcc::feedback_traits<Ack>::hop(a, 0);
@@ -139,8 +139,8 @@ int main(int argc, char** argv) {
 
   std::vector<demo_flow> flows;
   flows.reserve(static_cast<std::size_t>(opt.flows));
-  double queue = 0;           // bytes at the bottleneck
-  std::uint64_t tx_total = 0; // bytes the bottleneck has sent
+  double queue = 0;            // bytes at the bottleneck
+  std::uint64_t tx_total = 0;  // bytes the bottleneck has sent
   double peak_queue = 0;
   double util_sum = 0;
   long samples = 0;
@@ -180,8 +180,11 @@ int main(int argc, char** argv) {
       const double share = offered > 0 ? mine / offered : 0;
       f.snd_nxt += static_cast<netcc::sequence>(mine);
       f.acked += static_cast<netcc::sequence>(share * sent);
-      const demo_ack a{.now = now, .ack_seq = f.acked, .snd_nxt = f.snd_nxt,
-                       .acked = netcc::bytes{static_cast<std::int64_t>(share * sent)}, .hops = st};
+      const demo_ack a{.now = now,
+                       .ack_seq = f.acked,
+                       .snd_nxt = f.snd_nxt,
+                       .acked = netcc::bytes{static_cast<std::int64_t>(share * sent)},
+                       .hops = st};
       static_assert(netcc::IntFeedback<demo_ack>);
       on_ack(f, a, bdp, eta, w_ai);
     }
@@ -217,13 +220,15 @@ int main(int argc, char** argv) {
 
   if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
     const auto png = opt.out / "demo.png";
-    std::string cmd = "gnuplot -e \"set terminal pngcairo size 900,500; set output '" +
-                      png.string() + "'; set datafile separator ','; set key outside;"
-                      " set xlabel 'time (us)'; set ylabel 'bytes';"
-                      " plot for [i=2:" + std::to_string(opt.flows + 2) + "] '" +
-                      (opt.out / "demo_timeseries.csv").string() +
-                      "' using 1:i with lines title columnheader(i)\"";
-    if (std::system(cmd.c_str()) == 0) std::printf("  plot                        %s\n", png.c_str());
+    std::string cmd =
+        "gnuplot -e \"set terminal pngcairo size 900,500; set output '" + png.string() +
+        "'; set datafile separator ','; set key outside;"
+        " set xlabel 'time (us)'; set ylabel 'bytes';"
+        " plot for [i=2:" +
+        std::to_string(opt.flows + 2) + "] '" + (opt.out / "demo_timeseries.csv").string() +
+        "' using 1:i with lines title columnheader(i)\"";
+    if (std::system(cmd.c_str()) == 0)
+      std::printf("  plot                        %s\n", png.c_str());
   } else {
     std::printf("  plot                        skipped (gnuplot not installed)\n");
   }

@@ -66,9 +66,12 @@ class byte_reader {
   /// A signed step biased toward small magnitudes, zero and negatives (time deltas).
   std::int64_t small_step(std::int64_t scale) noexcept {
     switch (u8() % 4) {
-      case 0: return 0;
-      case 1: return -static_cast<std::int64_t>(below(static_cast<std::uint64_t>(scale)));
-      default: return static_cast<std::int64_t>(below(static_cast<std::uint64_t>(scale) * 4));
+      case 0:
+        return 0;
+      case 1:
+        return -static_cast<std::int64_t>(below(static_cast<std::uint64_t>(scale)));
+      default:
+        return static_cast<std::int64_t>(below(static_cast<std::uint64_t>(scale) * 4));
     }
   }
 

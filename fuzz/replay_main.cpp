@@ -38,9 +38,14 @@ void generate(unsigned long n) {
     for (std::size_t k = 0; k < buf.size(); ++k) {
       const auto r = rng();
       switch (r % 8) {
-        case 0: buf[k] = 0x00; break;
-        case 1: buf[k] = 0xFF; break;
-        default: buf[k] = static_cast<std::uint8_t>(r >> 8);
+        case 0:
+          buf[k] = 0x00;
+          break;
+        case 1:
+          buf[k] = 0xFF;
+          break;
+        default:
+          buf[k] = static_cast<std::uint8_t>(r >> 8);
       }
     }
     LLVMFuzzerTestOneInput(buf.data(), buf.size());

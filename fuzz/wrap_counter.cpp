@@ -19,7 +19,8 @@ void check_width(byte_reader& in) {
   const std::uint64_t half = N == 64 ? (std::uint64_t{1} << 63) : (std::uint64_t{1} << (N - 1));
   // |d| < 2^(N-1)
   const std::uint64_t mag = in.u64() % half;
-  const std::int64_t d = in.boolean() ? -static_cast<std::int64_t>(mag) : static_cast<std::int64_t>(mag);
+  const std::int64_t d =
+      in.boolean() ? -static_cast<std::int64_t>(mag) : static_cast<std::int64_t>(mag);
   NETCC_FUZZ_CHECK(m::diff(m::add(a, d), a) == d);
   NETCC_FUZZ_CHECK(m::diff(m::wrap(a + static_cast<std::uint64_t>(d)), m::wrap(a)) == d);
 
@@ -60,12 +61,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   byte_reader in(data, size);
   while (!in.empty()) {
     switch (in.u8() % 6) {
-      case 0: check_width<16>(in); break;
-      case 1: check_width<17>(in); break;
-      case 2: check_width<20>(in); break;
-      case 3: check_width<24>(in); break;
-      case 4: check_width<32>(in); break;
-      default: check_width<64>(in); break;
+      case 0:
+        check_width<16>(in);
+        break;
+      case 1:
+        check_width<17>(in);
+        break;
+      case 2:
+        check_width<20>(in);
+        break;
+      case 3:
+        check_width<24>(in);
+        break;
+      case 4:
+        check_width<32>(in);
+        break;
+      default:
+        check_width<64>(in);
+        break;
     }
   }
   return 0;

@@ -10,12 +10,16 @@ struct my_ack {
 };
 template <>
 struct netcc::feedback_traits<my_ack> {
-  static netcc::timestamp now(const my_ack& a) { return netcc::timestamp{static_cast<std::int64_t>(a.t)}; }
+  static netcc::timestamp now(const my_ack& a) {
+    return netcc::timestamp{static_cast<std::int64_t>(a.t)};
+  }
   static netcc::sequence ack_seq(const my_ack& a) { return a.seq; }
   static netcc::sequence snd_nxt(const my_ack& a) { return a.nxt; }
   static netcc::bytes acked_bytes(const my_ack& a) { return netcc::bytes{a.len}; }
 #ifndef NETCC_COMPILE_FAIL
-  static bool ecn_echo(const my_ack& a) { return a.ce; }
+  static bool ecn_echo(const my_ack& a) {
+    return a.ce;
+  }
 #endif
 };
 
@@ -24,4 +28,6 @@ bool needs_ecn(const E& e) {
   return netcc::feedback_traits<E>::ecn_echo(e);
 }
 
-bool f() { return needs_ecn(my_ack{}); }
+bool f() {
+  return needs_ecn(my_ack{});
+}

@@ -17,9 +17,9 @@ constexpr double q16_ulp = 1.0 / 65536.0;       // 2^-16
 
 TEST(FixedPoint, ConstructionRoundsToNearest) {
   EXPECT_EQ(q16{0.5}.raw(), 32768);
-  EXPECT_EQ(q16{1.0 / 131072}.raw(), 1);    // exactly half an ulp: ties away from zero
+  EXPECT_EQ(q16{1.0 / 131072}.raw(), 1);  // exactly half an ulp: ties away from zero
   EXPECT_EQ(q16{-1.0 / 131072}.raw(), -1);
-  EXPECT_EQ(q16{1.0 / 262144}.raw(), 0);    // a quarter ulp rounds down
+  EXPECT_EQ(q16{1.0 / 262144}.raw(), 0);  // a quarter ulp rounds down
   EXPECT_EQ(q16{3}.raw(), 3 * 65536);
   EXPECT_EQ(q16{std::nan("")}.raw(), 0);
 }
@@ -89,7 +89,8 @@ RC_GTEST_PROP(FixedPoint, MulDivWithinHalfUlpOfExact, ()) {
   const auto b = q32::from_raw(*rc::gen::inRange<std::int64_t>(-(1LL << 47), 1LL << 47));
   const netcc::detail::i128 exact_num = static_cast<netcc::detail::i128>(a.raw()) * b.raw();
   // |prod*2^32 - exact_num| <= 2^31 (half an ulp, in raw units squared-scaled)
-  const netcc::detail::i128 err = static_cast<netcc::detail::i128>((a * b).raw()) * q32::raw_one - exact_num;
+  const netcc::detail::i128 err =
+      static_cast<netcc::detail::i128>((a * b).raw()) * q32::raw_one - exact_num;
   RC_ASSERT(err <= q32::raw_one / 2 && err >= -(q32::raw_one / 2));
   if (b.raw() != 0) {
     const double qd = a.to_double() / b.to_double();

@@ -45,8 +45,10 @@ TEST(Ewma, FixedPointTimeWeightUsesIntegerRatio) {
 
 RC_GTEST_PROP(Ewma, StaysWithinRangeOfSamples, ()) {
   // A convex combination never leaves [min, max] of the initial value and the samples.
-  const auto xs = *rc::gen::container<std::vector<std::int32_t>>(rc::gen::arbitrary<std::int32_t>());
-  const auto dts = *rc::gen::container<std::vector<std::int32_t>>(xs.size(), rc::gen::arbitrary<std::int32_t>());
+  const auto xs =
+      *rc::gen::container<std::vector<std::int32_t>>(rc::gen::arbitrary<std::int32_t>());
+  const auto dts =
+      *rc::gen::container<std::vector<std::int32_t>>(xs.size(), rc::gen::arbitrary<std::int32_t>());
   netcc::ewma<double, tw> e{{.period = netcc::duration{10'000}}, 0.0};
   double lo = 0, hi = 0;
   for (std::size_t i = 0; i < xs.size(); ++i) {
@@ -68,8 +70,10 @@ RC_GTEST_PROP(Ewma, FixedPointTracksDouble, ()) {
   // q32 vs double over 100 time-weighted updates: each step rounds the weight (<= 1/2 ulp,
   // relative error on a ratio below 1) and one product (1/2 ulp); 100 steps of samples up to
   // 1e4 stay within 1e-4.
-  const auto xs = *rc::gen::container<std::vector<std::int16_t>>(100, rc::gen::arbitrary<std::int16_t>());
-  const auto dts = *rc::gen::container<std::vector<std::uint16_t>>(100, rc::gen::arbitrary<std::uint16_t>());
+  const auto xs =
+      *rc::gen::container<std::vector<std::int16_t>>(100, rc::gen::arbitrary<std::int16_t>());
+  const auto dts =
+      *rc::gen::container<std::vector<std::uint16_t>>(100, rc::gen::arbitrary<std::uint16_t>());
   netcc::ewma<double, tw> d{{.period = netcc::duration{20'000}}, 0.0};
   netcc::ewma<q32, netcc::time_weight<q32>> f{{.period = netcc::duration{20'000}}, q32{0}};
   for (std::size_t i = 0; i < 100; ++i) {

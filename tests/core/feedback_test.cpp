@@ -55,7 +55,8 @@ TEST(Feedback, StackTypesAreReadThroughTraits) {
 
 TEST(Feedback, IntStackIsBounded) {
   netcc::int_stack<2> s;
-  const netcc::int_hop h{.ts = 1, .qlen = netcc::bytes{2}, .tx_bytes = 3, .link_rate = netcc::bit_rate{4}};
+  const netcc::int_hop h{
+      .ts = 1, .qlen = netcc::bytes{2}, .tx_bytes = 3, .link_rate = netcc::bit_rate{4}};
   EXPECT_TRUE(s.push(h));
   EXPECT_TRUE(s.push(h));
   EXPECT_FALSE(s.push(h));  // full: refused, unchanged
@@ -66,9 +67,14 @@ TEST(Feedback, IntStackIsBounded) {
 
 TEST(Feedback, OwnEventsExposeTheirFields) {
   using t = netcc::feedback_traits<netcc::ack_event>;
-  netcc::ack_event a{.now = netcc::timestamp{5}, .ack_seq = 10, .snd_nxt = 20,
-                     .acked = netcc::bytes{10}, .rtt = netcc::duration{7}, .inc = true};
-  a.hops.push({.ts = 100, .qlen = netcc::bytes{3000}, .tx_bytes = 1, .link_rate = netcc::bit_rate{25}});
+  netcc::ack_event a{.now = netcc::timestamp{5},
+                     .ack_seq = 10,
+                     .snd_nxt = 20,
+                     .acked = netcc::bytes{10},
+                     .rtt = netcc::duration{7},
+                     .inc = true};
+  a.hops.push(
+      {.ts = 100, .qlen = netcc::bytes{3000}, .tx_bytes = 1, .link_rate = netcc::bit_rate{25}});
   EXPECT_EQ(t::now(a), netcc::timestamp{5});
   EXPECT_EQ(t::ack_seq(a), 10u);
   EXPECT_EQ(t::snd_nxt(a), 20u);
@@ -87,8 +93,10 @@ RC_GTEST_PROP(Feedback, IntStackEqualityIgnoresUnusedSlots, ()) {
   netcc::int_stack<5> a, b;
   const auto n = *rc::gen::inRange<int>(0, 6);
   for (int i = 0; i < n; ++i) {
-    const netcc::int_hop h{.ts = *rc::gen::arbitrary<std::uint64_t>(), .qlen = netcc::bytes{i},
-                           .tx_bytes = 0, .link_rate = netcc::bit_rate{1}};
+    const netcc::int_hop h{.ts = *rc::gen::arbitrary<std::uint64_t>(),
+                           .qlen = netcc::bytes{i},
+                           .tx_bytes = 0,
+                           .link_rate = netcc::bit_rate{1}};
     a.push(h);
     b.push(h);
   }

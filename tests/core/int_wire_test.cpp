@@ -24,10 +24,10 @@ TEST(IntWire, HandPackedHop) {
 
 TEST(IntWire, UnitsRoundDownAndQueueSaturates) {
   const auto h = fmt::make_hop(netcc::timestamp{(1 << 24) + 5}, 159_B, 128 * 3 + 100, 30_Gbps);
-  EXPECT_EQ(h.ts, 5u);                 // wrapped 24-bit ns
-  EXPECT_EQ(h.qlen, 80_B);             // 159 B -> 1 unit of 80 B
-  EXPECT_EQ(h.tx_bytes, 3u);           // 484 B -> 3 units of 128 B
-  EXPECT_EQ(h.link_rate, 25_Gbps);     // largest table rate <= 30G
+  EXPECT_EQ(h.ts, 5u);              // wrapped 24-bit ns
+  EXPECT_EQ(h.qlen, 80_B);          // 159 B -> 1 unit of 80 B
+  EXPECT_EQ(h.tx_bytes, 3u);        // 484 B -> 3 units of 128 B
+  EXPECT_EQ(h.link_rate, 25_Gbps);  // largest table rate <= 30G
   EXPECT_EQ(fmt::make_hop({}, 1_GB, 0, 1_Gbps).qlen, fmt::max_qlen);
   EXPECT_EQ(fmt::max_qlen, netcc::bytes{131071 * 80});
   EXPECT_EQ(fmt::make_hop({}, -5_B, 0, 0_bps).qlen, 0_B);
@@ -61,8 +61,10 @@ TEST(IntWire, StackRoundTripAndErrors) {
 TEST(IntWire, DeltasAcrossTheWrapUseTheFormatsTraits) {
   using clk = fmt::timestamp_clock;
   using ctr = fmt::tx_counter;
-  const auto a = fmt::make_hop(netcc::timestamp{(1 << 24) - 100}, 0_B, (std::uint64_t{1} << 27) - 256, 100_Gbps);
-  const auto b = fmt::make_hop(netcc::timestamp{(1 << 24) + 900}, 0_B, (std::uint64_t{1} << 27) + 1024, 100_Gbps);
+  const auto a = fmt::make_hop(netcc::timestamp{(1 << 24) - 100}, 0_B,
+                               (std::uint64_t{1} << 27) - 256, 100_Gbps);
+  const auto b = fmt::make_hop(netcc::timestamp{(1 << 24) + 900}, 0_B,
+                               (std::uint64_t{1} << 27) + 1024, 100_Gbps);
   EXPECT_EQ(clk::diff(b.ts, a.ts), 1000_ns);
   EXPECT_EQ(ctr::delta_bytes(b.tx_bytes, a.tx_bytes), 1280);
 }

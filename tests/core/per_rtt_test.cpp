@@ -31,7 +31,8 @@ TEST(PerRtt, WrapSafeSequenceComparison) {
 RC_GTEST_PROP(PerRtt, AtMostOneAdvancePerRound, ()) {
   // ACKs that grow monotonically: between two advances the ACK must have reached the mark,
   // which was snd_nxt at the previous advance.
-  const auto steps = *rc::gen::container<std::vector<std::uint16_t>>(rc::gen::arbitrary<std::uint16_t>());
+  const auto steps =
+      *rc::gen::container<std::vector<std::uint16_t>>(rc::gen::arbitrary<std::uint16_t>());
   netcc::per_rtt_marker m;
   netcc::sequence ack = 0, nxt = 20'000, last_mark = 0;
   for (const auto s : steps) {

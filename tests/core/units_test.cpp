@@ -76,7 +76,8 @@ RC_GTEST_PROP(Units, SerialisationTimeIsCeilingAndCoversTheBytes, ()) {
   const netcc::duration t = netcc::bytes{n} / netcc::bit_rate{bps};
   // At rate r, in t the link sends at least n bytes, and one ns less would not be enough.
   RC_ASSERT(netcc::bit_rate{bps} * t >= netcc::bytes{n} ||
-            static_cast<netcc::detail::i128>(bps) * t.count() >= static_cast<netcc::detail::i128>(n) * 8'000'000'000);
+            static_cast<netcc::detail::i128>(bps) * t.count() >=
+                static_cast<netcc::detail::i128>(n) * 8'000'000'000);
   if (t.count() > 0) {
     RC_ASSERT(static_cast<netcc::detail::i128>(bps) * (t.count() - 1) <
               static_cast<netcc::detail::i128>(n) * 8'000'000'000);
@@ -90,13 +91,14 @@ RC_GTEST_PROP(Units, RateRoundTripNeverOvershoots, ()) {
   RC_ASSERT(r * netcc::duration{ns} <= netcc::bytes{n});
 }
 
-RC_GTEST_PROP(Units, ExtremeOperandsSaturateInsteadOfOverflowing, (std::int64_t a, std::int64_t b)) {
+RC_GTEST_PROP(Units, ExtremeOperandsSaturateInsteadOfOverflowing,
+              (std::int64_t a, std::int64_t b)) {
   const netcc::bytes x = netcc::bit_rate{a} * netcc::duration{b};
   const netcc::detail::i128 exact = static_cast<netcc::detail::i128>(a) * b / 8'000'000'000;
   const netcc::detail::i128 clamped = exact > std::numeric_limits<std::int64_t>::max()
-                               ? std::numeric_limits<std::int64_t>::max()
-                               : (exact < std::numeric_limits<std::int64_t>::min()
-                                      ? std::numeric_limits<std::int64_t>::min()
-                                      : exact);
+                                          ? std::numeric_limits<std::int64_t>::max()
+                                          : (exact < std::numeric_limits<std::int64_t>::min()
+                                                 ? std::numeric_limits<std::int64_t>::min()
+                                                 : exact);
   RC_ASSERT(static_cast<netcc::detail::i128>(x.count()) == clamped);
 }

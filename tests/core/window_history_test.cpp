@@ -46,7 +46,8 @@ TEST(WindowHistory, SameSequenceReplaces) {
 RC_GTEST_PROP(WindowHistory, MatchesAReferenceModel, ()) {
   // Against an unbounded list: for queries at or after the oldest kept entry, the ring gives
   // the same answer as the full history.
-  const auto gaps = *rc::gen::container<std::vector<std::uint16_t>>(rc::gen::inRange<std::uint16_t>(1, 5000));
+  const auto gaps =
+      *rc::gen::container<std::vector<std::uint16_t>>(rc::gen::inRange<std::uint16_t>(1, 5000));
   netcc::window_history<double, 3> h;
   std::vector<std::pair<netcc::sequence, double>> all;
   netcc::sequence s = 0;

@@ -59,12 +59,24 @@ void wrap_law() {
 }
 }  // namespace
 
-RC_GTEST_PROP(Wrap, LawHolds16, ()) { wrap_law<16>(); }
-RC_GTEST_PROP(Wrap, LawHolds17, ()) { wrap_law<17>(); }
-RC_GTEST_PROP(Wrap, LawHolds20, ()) { wrap_law<20>(); }
-RC_GTEST_PROP(Wrap, LawHolds24, ()) { wrap_law<24>(); }
-RC_GTEST_PROP(Wrap, LawHolds32, ()) { wrap_law<32>(); }
-RC_GTEST_PROP(Wrap, LawHolds64, ()) { wrap_law<64>(); }
+RC_GTEST_PROP(Wrap, LawHolds16, ()) {
+  wrap_law<16>();
+}
+RC_GTEST_PROP(Wrap, LawHolds17, ()) {
+  wrap_law<17>();
+}
+RC_GTEST_PROP(Wrap, LawHolds20, ()) {
+  wrap_law<20>();
+}
+RC_GTEST_PROP(Wrap, LawHolds24, ()) {
+  wrap_law<24>();
+}
+RC_GTEST_PROP(Wrap, LawHolds32, ()) {
+  wrap_law<32>();
+}
+RC_GTEST_PROP(Wrap, LawHolds64, ()) {
+  wrap_law<64>();
+}
 
 RC_GTEST_PROP(Wrap, ScaledDeltaIsUnitsTimesScale, ()) {
   using c = netcc::wrapping_counter<20, 128>;

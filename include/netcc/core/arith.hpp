@@ -64,15 +64,13 @@ class fixed_point {
   /// @brief Raw value of 1.0.
   static constexpr rep raw_one = rep{1} << FracBits;
   /// @brief Largest raw value; the smallest is its negation.
-  static constexpr rep raw_max =
-      static_cast<rep>((detail::u128{1} << (IntBits + FracBits)) - 1);
+  static constexpr rep raw_max = static_cast<rep>((detail::u128{1} << (IntBits + FracBits)) - 1);
 
   /// @brief Zero.
   constexpr fixed_point() noexcept = default;
   /// @brief From an integer, saturating.
   template <std::integral T>
-  constexpr explicit fixed_point(T v) noexcept
-      : raw_(clamp(detail::i128{v} * raw_one)) {}
+  constexpr explicit fixed_point(T v) noexcept : raw_(clamp(detail::i128{v} * raw_one)) {}
   /// @brief From a double, rounded to nearest and saturating; NaN gives 0.
   constexpr explicit fixed_point(double v) noexcept : raw_(from_double(v)) {}
 
@@ -250,7 +248,7 @@ template <class T>
 concept Number = std::regular<T> && std::totally_ordered<T> && requires(T a, T b, double d) {
   { a + b } -> std::same_as<T>;
   { a - b } -> std::same_as<T>;
-  { a * b } -> std::same_as<T>;
+  { a* b } -> std::same_as<T>;
   { a / b } -> std::same_as<T>;
   { number_traits<T>::from_double(d) } -> std::same_as<T>;
   { number_traits<T>::to_double(a) } -> std::same_as<double>;

@@ -7,7 +7,7 @@
 /// | netcc::fixed_weight<T>   | a constant alpha              | TIMELY's RTT-difference filter, DCTCP's alpha, DCQCN's alpha |
 /// | netcc::time_weight<T>    | min(max(dt, 0), period)/period | PowerTCP's power smoothing (Algorithm 1 line 23), HPCC's and FastTune's utilisation |
 ///
-/// The update is `value += w * (sample - value)`, which equals `(1 - w)*value + w*sample` and,
+/// The update is \f$ v \leftarrow v + w\,(x - v) = (1 - w)\,v + w\,x \f$ and,
 /// for time_weight, PowerTCP's `(smooth*(tau - dt) + sample*dt)/tau` with dt clamped to tau.
 /// A weight of 0 (dt <= 0) leaves the value unchanged, so equal timestamps never divide by
 /// zero; a weight of 1 (dt >= period) replaces it.

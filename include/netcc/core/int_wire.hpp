@@ -46,16 +46,16 @@ namespace netcc {
 
 /// @brief The link-rate table behind the 3-bit rate code (index = code).
 inline constexpr std::array<bit_rate, 8> default_int_rate_table{
-    bit_rate{1'000'000'000},   bit_rate{10'000'000'000},  bit_rate{25'000'000'000},
-    bit_rate{40'000'000'000},  bit_rate{50'000'000'000},  bit_rate{100'000'000'000},
+    bit_rate{1'000'000'000},   bit_rate{10'000'000'000}, bit_rate{25'000'000'000},
+    bit_rate{40'000'000'000},  bit_rate{50'000'000'000}, bit_rate{100'000'000'000},
     bit_rate{200'000'000'000}, bit_rate{400'000'000'000}};
 
 /// @brief Why a buffer did not decode.
 enum class int_decode_error : std::uint8_t {
-  none,            ///< decoded
-  short_header,    ///< fewer than 2 bytes
-  too_many_hops,   ///< hop count above the stack's capacity
-  short_payload,   ///< fewer bytes than hop count * 8
+  none,           ///< decoded
+  short_header,   ///< fewer than 2 bytes
+  too_many_hops,  ///< hop count above the stack's capacity
+  short_payload,  ///< fewer bytes than hop count * 8
 };
 
 /// @brief An INT wire layout: field widths, units, rate table and stack capacity.
@@ -92,7 +92,8 @@ struct int_wire_format {
   /// @brief The rate code of `r`: the largest table entry <= r (code 0 below the table).
   [[nodiscard]] static constexpr std::uint64_t rate_code(bit_rate r) noexcept {
     std::uint64_t code = 0;
-    for (std::uint64_t i = 0; i < default_int_rate_table.size() && i <= modular<rate_bits>::mask; ++i)
+    for (std::uint64_t i = 0; i < default_int_rate_table.size() && i <= modular<rate_bits>::mask;
+         ++i)
       if (default_int_rate_table[i] <= r) code = i;
     return code;
   }
@@ -107,8 +108,8 @@ struct int_wire_format {
   /// saturated, rate rounded down to the table.
   [[nodiscard]] static constexpr int_hop make_hop(timestamp now, bytes qlen, std::uint64_t tx_total,
                                                   bit_rate rate) noexcept {
-    return decode_hop(pack(timestamp_clock::encode(now), tx_counter::encode(tx_total), qlen,
-                           rate_code(rate)));
+    return decode_hop(
+        pack(timestamp_clock::encode(now), tx_counter::encode(tx_total), qlen, rate_code(rate)));
   }
 
   /// @brief Pack one hop (ts and tx already raw, in wire ticks and units) into 64 bits.
@@ -179,7 +180,8 @@ struct int_wire_format {
     }
     for (std::size_t i = 0; i < n; ++i) {
       std::uint64_t w = 0;
-      for (std::size_t b = 0; b < hop_bytes; ++b) w = (w << 8) | in[header_bytes + i * hop_bytes + b];
+      for (std::size_t b = 0; b < hop_bytes; ++b)
+        w = (w << 8) | in[header_bytes + i * hop_bytes + b];
       d.hops.push(decode_hop(w));
     }
     d.consumed = header_bytes + n * hop_bytes;

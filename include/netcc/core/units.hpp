@@ -78,7 +78,9 @@ class quantity {
   [[nodiscard]] friend constexpr Derived operator-(Derived a, Derived b) noexcept {
     return Derived{a.count() - b.count()};
   }
-  [[nodiscard]] friend constexpr Derived operator-(Derived a) noexcept { return Derived{-a.count()}; }
+  [[nodiscard]] friend constexpr Derived operator-(Derived a) noexcept {
+    return Derived{-a.count()};
+  }
   [[nodiscard]] friend constexpr Derived operator*(Derived a, rep k) noexcept {
     return Derived{a.count() * k};
   }
@@ -147,7 +149,9 @@ class bit_rate : public detail::quantity<bit_rate> {
   /// @brief The rate in bits per second.
   [[nodiscard]] constexpr rep bps() const noexcept { return count(); }
   /// @brief The rate in Gbps, as a double (for printing and floating-point controllers).
-  [[nodiscard]] constexpr double gbps() const noexcept { return static_cast<double>(count()) / 1e9; }
+  [[nodiscard]] constexpr double gbps() const noexcept {
+    return static_cast<double>(count()) / 1e9;
+  }
 };
 
 /// @brief Exact conversion of bytes to bits (saturating at the 64-bit limits).
@@ -156,7 +160,9 @@ class bit_rate : public detail::quantity<bit_rate> {
 }
 
 /// @brief Bits to whole bytes, rounding toward zero.
-[[nodiscard]] constexpr bytes to_bytes_floor(bits b) noexcept { return bytes{b.count() / 8}; }
+[[nodiscard]] constexpr bytes to_bytes_floor(bits b) noexcept {
+  return bytes{b.count() / 8};
+}
 
 /// @brief Bits to whole bytes, rounding away from zero (a partial byte occupies a byte).
 [[nodiscard]] constexpr bytes to_bytes_ceil(bits b) noexcept {
@@ -168,7 +174,9 @@ class bit_rate : public detail::quantity<bit_rate> {
   return bytes{detail::saturate_i64(detail::i128{r.count()} * t.count() / 8'000'000'000)};
 }
 /// @brief Same as `r * t`.
-[[nodiscard]] constexpr bytes operator*(duration t, bit_rate r) noexcept { return r * t; }
+[[nodiscard]] constexpr bytes operator*(duration t, bit_rate r) noexcept {
+  return r * t;
+}
 
 /// @brief Bits a link at `r` transmits in `t`, rounded toward zero, saturating.
 [[nodiscard]] constexpr bits bits_in(bit_rate r, duration t) noexcept {

@@ -48,7 +48,7 @@ struct param_error {
 }
 /// @brief Print an integer.
 template <class I>
-  requires std::is_integral_v<I>
+requires std::is_integral_v<I>
 [[nodiscard]] std::string format_value(I v) {
   if constexpr (std::is_same_v<I, bool>) {
     return v ? "true" : "false";
@@ -57,7 +57,9 @@ template <class I>
   }
 }
 /// @brief Print a byte count, e.g. "1500 B".
-[[nodiscard]] inline std::string format_value(bytes v) { return std::to_string(v.count()) + " B"; }
+[[nodiscard]] inline std::string format_value(bytes v) {
+  return std::to_string(v.count()) + " B";
+}
 /// @brief Print a rate, e.g. "25000000000 bps".
 [[nodiscard]] inline std::string format_value(bit_rate v) {
   return std::to_string(v.bps()) + " bps";

@@ -41,7 +41,8 @@ struct modular {
   /// @brief Counter width.
   static constexpr unsigned width = Bits;
   /// @brief Mask of the low Bits bits.
-  static constexpr std::uint64_t mask = Bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << Bits) - 1;
+  static constexpr std::uint64_t mask =
+      Bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << Bits) - 1;
 
   /// @brief `v` reduced modulo 2^Bits.
   [[nodiscard]] static constexpr std::uint64_t wrap(std::uint64_t v) noexcept { return v & mask; }
@@ -49,7 +50,8 @@ struct modular {
   /// @brief `(later - earlier) mod 2^Bits`, read as a signed value in [-2^(Bits-1), 2^(Bits-1)).
   ///
   /// Inputs are reduced modulo 2^Bits first, so stray high bits are ignored.
-  [[nodiscard]] static constexpr std::int64_t diff(std::uint64_t later, std::uint64_t earlier) noexcept {
+  [[nodiscard]] static constexpr std::int64_t diff(std::uint64_t later,
+                                                   std::uint64_t earlier) noexcept {
     const std::uint64_t d = (later - earlier) & mask;
     if constexpr (Bits == 64) {
       return std::bit_cast<std::int64_t>(d);
@@ -123,9 +125,11 @@ struct wrapping_counter {
   }
   /// @brief Wrap-safe `later - earlier` in bytes (saturating multiply is not needed: the
   /// delta is below 2^(Bits-1) units, and Bits + log2(Unit) <= 63 is asserted).
-  [[nodiscard]] static constexpr std::int64_t delta_bytes(raw_type later, raw_type earlier) noexcept {
-    static_assert(Bits == 64 ? Unit == 1 : Bits + std::bit_width(static_cast<std::uint64_t>(Unit)) <= 64,
-                  "wrapping_counter: Bits + log2(Unit) must fit in 63 bits");
+  [[nodiscard]] static constexpr std::int64_t delta_bytes(raw_type later,
+                                                          raw_type earlier) noexcept {
+    static_assert(
+        Bits == 64 ? Unit == 1 : Bits + std::bit_width(static_cast<std::uint64_t>(Unit)) <= 64,
+        "wrapping_counter: Bits + log2(Unit) must fit in 63 bits");
     return delta(later, earlier) * Unit;
   }
   /// @brief The raw reading of a byte count (truncated to units, wrapped).
