@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Metrics over testbench results: Jain's fairness index, percentiles, FCT slowdown,
+/// and CSV output of time series.
+/// @code
+/// double j = netcc::testbench::jain_index(std::vector<double>{1.0, 1.0, 0.5});   // 0.9259...
+/// @endcode
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "netcc/core/units.hpp"
+#include "netcc/testbench/network.hpp"
+
+namespace netcc::testbench {
+
+/// @brief Jain's fairness index (sum x)^2 / (n * sum x^2); 1 for an empty or all-zero input.
+[[nodiscard]] inline double jain_index(const std::vector<double>& x) {
+  double s = 0, s2 = 0;
+  for (const double v : x) {
+    s += v;
+    s2 += v * v;
+  }
+  return s2 > 0 ? s * s / (static_cast<double>(x.size()) * s2) : 1.0;
+}
+
+/// @brief The q-th percentile (0..100) by nearest rank; 0 for an empty input.
+[[nodiscard]] inline double percentile(std::vector<double> x, double q) {
+  if (x.empty()) return 0;
+  std::sort(x.begin(), x.end());
+  const double rank = std::clamp(q, 0.0, 100.0) / 100.0 * static_cast<double>(x.size() - 1);
+  return x[static_cast<std::size_t>(rank + 0.5)];
+}
+
+/// @brief FCT slowdown: the flow's FCT over the ideal FCT of its size at `line_rate` plus
+/// `base_rtt` (the time to deliver it alone on an idle path).
+[[nodiscard]] inline double slowdown(const flow_stats& f, bit_rate line_rate, duration base_rtt) {
+  const duration ideal = f.size / line_rate + base_rtt;
+  return static_cast<double>(f.fct().count()) / static_cast<double>(ideal.count());
+}
+
+/// @brief Write a time series as CSV (first column time in microseconds). False on I/O error.
+inline bool write_csv(const series& s, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) return false;
+  out << "time_us";
+  for (const auto& n : s.names) out << ',' << n;
+  out << '\n';
+  for (std::size_t r = 0; r < s.t.size(); ++r) {
+    out << static_cast<double>(s.t[r].count()) / 1000.0;
+    for (const auto& c : s.columns) out << ',' << (r < c.size() ? c[r] : 0.0);
+    out << '\n';
+  }
+  return static_cast<bool>(out);
+}
+
+}  // namespace netcc::testbench

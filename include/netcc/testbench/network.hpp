@@ -1,0 +1,817 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The testbench engine: a deterministic discrete-event packet network.
+///
+/// Time is integer nanoseconds. Events are ordered by (time, insertion order), so the same
+/// network, flows and seed give the same bytes out on every run and with every compiler.
+///
+/// Model:
+/// - **links**: a rate and a propagation delay per direction; a packet occupies the link for
+///   its serialisation time (size / rate, rounded up to the ns) and arrives one delay later;
+/// - **ports**: every node's egress port has a strict-priority control queue (ACK, CNP, SRC,
+///   S-ACK) and a FIFO data queue sharing one buffer; a packet that does not fit is dropped and
+///   counted; data packets are ECN-marked at enqueue (RED with K_min, K_max, P_max; K_min =
+///   K_max is DCTCP's single threshold) and get an INT hop record at dequeue when the switch
+///   pushes INT;
+/// - **hosts**: one NIC port each. Senders are pulled when the NIC is idle: round-robin over
+///   the host's flows that have data, window space (bytes in flight + packet <= cwnd, or nothing
+///   in flight) and pacing credit (next send time <= now). Receivers ACK every data packet
+///   with the cumulative ACK, reflecting INT, the CE mark (ECN echo) and Bolt's INC flag, and a
+///   DCQCN notification point sends at most one CNP per flow per `cnp_interval` for CE-marked
+///   data. Loss recovery is go-back-N on a retransmission timeout (the receiver accepts only
+///   in-order data), counted per flow;
+/// - **routing**: shortest paths (hop count), computed once before the run; among equal-cost
+///   next hops a flow hashes onto one (ECMP), deterministically.
+///
+/// The engine allocates per flow and per node at set-up, and afterwards only when a pool grows
+/// past its high-water mark: packets live in a pool and move by index.
+///
+/// @code
+/// netcc::testbench::network net{{.seed = 1}};
+/// auto h0 = net.add_host(), h1 = net.add_host(), s = net.add_switch();
+/// net.connect(h0, s, {.rate = netcc::bit_rate{100'000'000'000}, .delay = netcc::duration{1000}});
+/// net.connect(s, h1, {.rate = netcc::bit_rate{100'000'000'000}, .delay = netcc::duration{1000}});
+/// net.add_flow({.src = h0, .dst = h1, .size = netcc::bytes{1'000'000},
+///               .cc = std::make_unique<netcc::testbench::cc_model<netcc::testbench::fixed_window>>(
+///                   "fixed", netcc::bytes{50'000})});
+/// net.run_until(netcc::timestamp{1'000'000});
+/// @endcode
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "netcc/core/units.hpp"
+#include "netcc/testbench/packet.hpp"
+#include "netcc/testbench/sender_cc.hpp"
+
+namespace netcc::testbench {
+
+/// @brief One direction of a link, as seen from its egress port.
+struct link_spec {
+  /// @brief Line rate.
+  bit_rate rate{100'000'000'000};
+  /// @brief One-way propagation delay.
+  duration delay{1000};
+  /// @brief Egress buffer of the port at each end (shared by its two queues).
+  bytes buffer{32 * 1024 * 1024};
+};
+
+/// @brief What a switch does to packets besides forwarding them.
+struct switch_config {
+  /// @brief Push an INT hop record on data packets at dequeue.
+  bool int_push = true;
+  /// @brief ECN-mark data packets at enqueue (RED; K_min == K_max gives a step at K).
+  bool ecn = false;
+  /// @brief RED K_min: below it, never mark.
+  bytes ecn_kmin{100'000};
+  /// @brief RED K_max: at or above it, always mark.
+  bytes ecn_kmax{400'000};
+  /// @brief RED P_max: marking probability just below K_max.
+  double ecn_pmax = 0.2;
+};
+
+/// @brief Engine-wide settings.
+struct network_config {
+  /// @brief Seed of the RNG used for ECN marking and ECMP hashing.
+  std::uint64_t seed = 1;
+  /// @brief Wire size of a full data packet (headers included).
+  bytes mtu{1500};
+  /// @brief Header bytes in every data packet (payload = mtu - header).
+  bytes header{40};
+  /// @brief Wire size of ACK, CNP, SRC and S-ACK packets.
+  bytes control_size{64};
+  /// @brief Retransmission timeout (go-back-N).
+  duration rto{1'000'000};
+  /// @brief DCQCN NP: minimum gap between CNPs of one flow (DCQCN SIGCOMM'15: 50 us).
+  duration cnp_interval{50'000};
+  /// @brief Time-series sampling interval (zero: no time series).
+  duration sample_interval{1'000};
+};
+
+/// @brief A flow to run.
+struct flow_spec {
+  /// @brief Sending host.
+  node_id src = 0;
+  /// @brief Receiving host.
+  node_id dst = 0;
+  /// @brief Bytes to send; zero means long-running (until `stop`).
+  bytes size{};
+  /// @brief When the flow starts.
+  timestamp start{};
+  /// @brief When a long-running flow stops sending new data.
+  timestamp stop = timestamp::max();
+  /// @brief Its controller.
+  std::unique_ptr<sender_cc> cc;
+};
+
+/// @brief Per-flow results.
+struct flow_stats {
+  /// @brief Start time.
+  timestamp start{};
+  /// @brief Completion time (timestamp::max() if not completed).
+  timestamp finish = timestamp::max();
+  /// @brief Bytes acknowledged.
+  bytes acked{};
+  /// @brief Bytes sent, retransmissions included.
+  bytes sent{};
+  /// @brief Go-back-N timeouts.
+  std::uint64_t timeouts = 0;
+  /// @brief CNPs received.
+  std::uint64_t cnps = 0;
+  /// @brief Flow size (zero for long-running).
+  bytes size{};
+  /// @brief True once every byte is acknowledged.
+  [[nodiscard]] bool completed() const noexcept { return finish != timestamp::max(); }
+  /// @brief Flow completion time.
+  [[nodiscard]] duration fct() const noexcept { return finish - start; }
+};
+
+/// @brief Per-port results.
+struct port_stats {
+  /// @brief Bytes transmitted.
+  std::uint64_t tx_bytes = 0;
+  /// @brief Packets transmitted.
+  std::uint64_t tx_packets = 0;
+  /// @brief Packets dropped for lack of buffer.
+  std::uint64_t drops = 0;
+  /// @brief Data packets ECN-marked.
+  std::uint64_t ecn_marks = 0;
+  /// @brief Largest occupancy seen.
+  bytes max_queue{};
+};
+
+/// @brief A sampled time series (one row per sample interval).
+struct series {
+  /// @brief Sample times.
+  std::vector<timestamp> t;
+  /// @brief One column per monitored quantity, same length as `t`.
+  std::vector<std::vector<double>> columns;
+  /// @brief Column names.
+  std::vector<std::string> names;
+};
+
+/// @brief The packet network.
+class network {
+ public:
+  /// @brief An empty network.
+  explicit network(network_config cfg = {}) : cfg_(cfg), rng_(cfg.seed) {}
+
+  /// @brief Add a host; returns its id.
+  node_id add_host() { return add_node(true, {}); }
+  /// @brief Add a switch; returns its id.
+  node_id add_switch(switch_config sc = {}) { return add_node(false, sc); }
+
+  /// @brief Connect `a` and `b` with a full-duplex link (same spec both ways).
+  void connect(node_id a, node_id b, link_spec l) {
+    nodes_[a].ports.push_back(port_state{
+        .peer = b, .peer_port = static_cast<std::uint32_t>(nodes_[b].ports.size()), .link = l});
+    nodes_[b].ports.push_back(port_state{
+        .peer = a, .peer_port = static_cast<std::uint32_t>(nodes_[a].ports.size() - 1), .link = l});
+    routed_ = false;
+  }
+
+  /// @brief Add a flow; returns its id.
+  flow_id add_flow(flow_spec f) {
+    const flow_id id = static_cast<flow_id>(flows_.size());
+    flows_.push_back(flow_state{});
+    flow_state& fl = flows_.back();
+    fl.src = f.src;
+    fl.dst = f.dst;
+    fl.size = f.size;
+    fl.stop = f.stop;
+    fl.cc = std::move(f.cc);
+    fl.stats.start = f.start;
+    fl.stats.size = f.size;
+    nodes_[f.src].flows.push_back(id);
+    schedule(f.start, ev::flow_start, id, 0);
+    return id;
+  }
+
+  /// @brief Record the occupancy of `node`'s egress port toward `peer` in the time series.
+  void monitor_queue(node_id node, node_id peer, std::string name) {
+    monitored_ports_.push_back({node, port_toward(node, peer)});
+    ts_.names.push_back(std::move(name));
+  }
+  /// @brief Record a flow's cwnd (bytes), pacing rate (Gbps) and goodput (Gbps).
+  void monitor_flow(flow_id f, const std::string& name) {
+    monitored_flows_.push_back(f);
+    ts_.names.push_back(name + "_cwnd_bytes");
+    ts_.names.push_back(name + "_rate_gbps");
+    ts_.names.push_back(name + "_goodput_gbps");
+  }
+
+  /// @brief Run the simulation until `end` (or until no event is left).
+  void run_until(timestamp end) {
+    if (!routed_) route();
+    if (!sampling_ && cfg_.sample_interval > duration::zero() &&
+        (!monitored_ports_.empty() || !monitored_flows_.empty())) {
+      sampling_ = true;
+      ts_.columns.resize(ts_.names.size());
+      last_acked_.assign(flows_.size(), 0);
+      schedule(now_, ev::sample, 0, 0);
+    }
+    while (!heap_.empty() && heap_.front().t <= end.count()) {
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      const event e = heap_.back();
+      heap_.pop_back();
+      now_ = timestamp{e.t};
+      ++events_;
+      dispatch(e);
+    }
+    if (now_ < end) now_ = end;
+  }
+
+  /// @brief Current simulated time.
+  [[nodiscard]] timestamp now() const noexcept { return now_; }
+  /// @brief Results of flow `f`.
+  [[nodiscard]] const flow_stats& stats(flow_id f) const { return flows_[f].stats; }
+  /// @brief The controller of flow `f`.
+  [[nodiscard]] const sender_cc& controller(flow_id f) const { return *flows_[f].cc; }
+  /// @brief Number of flows.
+  [[nodiscard]] std::size_t flow_count() const noexcept { return flows_.size(); }
+  /// @brief Results of `node`'s egress port toward `peer`.
+  [[nodiscard]] const port_stats& port_stats_toward(node_id node, node_id peer) const {
+    return nodes_[node].ports[port_toward(node, peer)].stats;
+  }
+  /// @brief Current occupancy of `node`'s egress port toward `peer`.
+  [[nodiscard]] bytes queue_toward(node_id node, node_id peer) const {
+    return nodes_[node].ports[port_toward(node, peer)].q_bytes;
+  }
+  /// @brief The recorded time series.
+  [[nodiscard]] const series& time_series() const noexcept { return ts_; }
+  /// @brief Packet transmissions on any port so far (the packet-hops count).
+  [[nodiscard]] std::uint64_t packet_hops() const noexcept { return hops_; }
+  /// @brief Events processed so far.
+  [[nodiscard]] std::uint64_t events() const noexcept { return events_; }
+  /// @brief Bytes in packets now queued or on a wire.
+  [[nodiscard]] std::uint64_t bytes_in_network() const noexcept { return in_network_; }
+  /// @brief Bytes of every packet hosts have put on the network (data and control).
+  [[nodiscard]] std::uint64_t bytes_injected() const noexcept { return injected_; }
+  /// @brief Bytes of every packet that reached its destination host.
+  [[nodiscard]] std::uint64_t bytes_delivered() const noexcept { return delivered_; }
+  /// @brief Bytes of every dropped packet.
+  [[nodiscard]] std::uint64_t bytes_dropped() const noexcept { return dropped_; }
+  /// @brief Data packets that reached their receiver out of order (discarded, go-back-N).
+  [[nodiscard]] std::uint64_t out_of_order() const noexcept { return out_of_order_; }
+  /// @brief Every port as (node, peer, stats, buffer), in node and port order.
+  [[nodiscard]] std::vector<std::tuple<node_id, node_id, port_stats, bytes>> ports() const {
+    std::vector<std::tuple<node_id, node_id, port_stats, bytes>> v;
+    for (node_id n = 0; n < nodes_.size(); ++n)
+      for (const auto& p : nodes_[n].ports) v.emplace_back(n, p.peer, p.stats, p.link.buffer);
+    return v;
+  }
+  /// @brief Packets dropped anywhere.
+  [[nodiscard]] std::uint64_t drops() const noexcept {
+    std::uint64_t d = 0;
+    for (const auto& n : nodes_)
+      for (const auto& p : n.ports) d += p.stats.drops;
+    return d;
+  }
+  /// @brief The engine settings.
+  [[nodiscard]] const network_config& config() const noexcept { return cfg_; }
+
+ private:
+  enum class ev : std::uint8_t { tx_done, arrive, flow_start, flow_wakeup, rto, sample, tick };
+  struct event {
+    std::int64_t t;
+    std::uint64_t order;
+    std::uint32_t a;
+    std::uint32_t b;
+    ev kind;
+  };
+  static bool later(const event& x, const event& y) noexcept {
+    return x.t != y.t ? x.t > y.t : x.order > y.order;
+  }
+
+  // A growable ring of packet indices: FIFO without per-packet allocation.
+  class ring {
+   public:
+    [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
+    void push(std::uint32_t v) {
+      if (n_ == buf_.size()) grow();
+      buf_[(head_ + n_) & (buf_.size() - 1)] = v;
+      ++n_;
+    }
+    std::uint32_t pop() noexcept {
+      const std::uint32_t v = buf_[head_];
+      head_ = (head_ + 1) & (buf_.size() - 1);
+      --n_;
+      return v;
+    }
+
+   private:
+    void grow() {
+      std::vector<std::uint32_t> b(buf_.empty() ? 16 : buf_.size() * 2);
+      for (std::size_t i = 0; i < n_; ++i) b[i] = buf_[(head_ + i) & (buf_.size() - 1)];
+      buf_ = std::move(b);
+      head_ = 0;
+    }
+    std::vector<std::uint32_t> buf_;
+    std::size_t head_ = 0, n_ = 0;
+  };
+
+  struct port_state {
+    node_id peer = 0;
+    std::uint32_t peer_port = 0;
+    link_spec link{};
+    ring hi{}, lo{};
+    bytes q_bytes{};
+    bool busy = false;
+    std::uint32_t in_tx = 0;
+    std::uint64_t tx_total = 0;  // INT tx-bytes counter
+    port_stats stats{};
+  };
+  struct node_state {
+    bool host = false;
+    switch_config sw{};
+    std::vector<port_state> ports{};
+    std::vector<std::vector<std::uint32_t>> next_ports{};  // by destination node: equal-cost ports
+    std::vector<flow_id> flows{};                          // flows sent from this host
+    std::size_t rr = 0;
+    bool wakeup_pending = false;
+    timestamp wakeup_at = timestamp::max();
+  };
+  struct flow_state {
+    node_id src = 0, dst = 0;
+    bytes size{};
+    timestamp stop = timestamp::max();
+    std::unique_ptr<sender_cc> cc;
+    bool active = false;
+    sequence snd_nxt = 0, snd_una = 0, high_sent = 0;
+    sequence rcv_nxt = 0;
+    timestamp next_send{};
+    timestamp rto_deadline = timestamp::max();
+    bool rto_pending = false;
+    timestamp last_cnp = timestamp::min();
+    flow_stats stats{};
+  };
+
+  node_id add_node(bool host, switch_config sc) {
+    nodes_.push_back(node_state{.host = host, .sw = sc});
+    routed_ = false;
+    return static_cast<node_id>(nodes_.size() - 1);
+  }
+
+  [[nodiscard]] std::uint32_t port_toward(node_id n, node_id peer) const {
+    for (std::uint32_t i = 0; i < nodes_[n].ports.size(); ++i)
+      if (nodes_[n].ports[i].peer == peer) return i;
+    return 0;
+  }
+
+  // Breadth-first search from every destination host gives hop distances; a node's next
+  // ports toward d are the ports whose peer is one hop closer to d.
+  void route() {
+    const std::size_t n = nodes_.size();
+    for (auto& nd : nodes_) nd.next_ports.assign(n, {});
+    std::vector<std::uint32_t> dist(n);
+    std::vector<node_id> frontier;
+    for (node_id d = 0; d < n; ++d) {
+      if (!nodes_[d].host) continue;
+      std::fill(dist.begin(), dist.end(), std::numeric_limits<std::uint32_t>::max());
+      dist[d] = 0;
+      frontier.assign(1, d);
+      for (std::size_t i = 0; i < frontier.size(); ++i) {
+        const node_id u = frontier[i];
+        for (const auto& p : nodes_[u].ports) {
+          if (dist[p.peer] == std::numeric_limits<std::uint32_t>::max()) {
+            dist[p.peer] = dist[u] + 1;
+            // Hosts do not forward: do not search through them.
+            if (!nodes_[p.peer].host) frontier.push_back(p.peer);
+          }
+        }
+      }
+      for (node_id u = 0; u < n; ++u) {
+        if (u == d || dist[u] == std::numeric_limits<std::uint32_t>::max()) continue;
+        for (std::uint32_t i = 0; i < nodes_[u].ports.size(); ++i)
+          if (dist[nodes_[u].ports[i].peer] + 1 == dist[u]) nodes_[u].next_ports[d].push_back(i);
+      }
+    }
+    routed_ = true;
+  }
+
+  void schedule(timestamp t, ev k, std::uint32_t a, std::uint32_t b) {
+    heap_.push_back(event{t.count(), order_++, a, b, k});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
+
+  std::uint32_t alloc_packet() {
+    if (free_.empty()) {
+      pool_.emplace_back();
+      return static_cast<std::uint32_t>(pool_.size() - 1);
+    }
+    const std::uint32_t i = free_.back();
+    free_.pop_back();
+    pool_[i] = packet{};
+    return i;
+  }
+  void free_packet(std::uint32_t i) {
+    in_network_ -= static_cast<std::uint64_t>(pool_[i].size.count());
+    free_.push_back(i);
+  }
+  // A packet leaves the network at its destination host.
+  void deliver(std::uint32_t i) {
+    delivered_ += static_cast<std::uint64_t>(pool_[i].size.count());
+    free_packet(i);
+  }
+  // A new packet enters the network at a host.
+  void inject(std::uint32_t i) {
+    const auto b = static_cast<std::uint64_t>(pool_[i].size.count());
+    injected_ += b;
+    in_network_ += b;
+  }
+
+  void dispatch(const event& e) {
+    switch (e.kind) {
+      case ev::tx_done:
+        on_tx_done(e.a, e.b);
+        break;
+      case ev::arrive:
+        on_arrive(e.a, e.b);
+        break;
+      case ev::flow_start:
+        on_flow_start(e.a);
+        break;
+      case ev::flow_wakeup:
+        nodes_[e.a].wakeup_pending = false;
+        kick_host(e.a);
+        break;
+      case ev::rto:
+        on_rto(e.a);
+        break;
+      case ev::sample:
+        on_sample();
+        break;
+      case ev::tick:
+        on_tick(e.a);
+        break;
+    }
+  }
+
+  // ---- ports
+  void enqueue(node_id n, std::uint32_t pi, std::uint32_t pkt_index) {
+    port_state& p = nodes_[n].ports[pi];
+    packet& pk = pool_[pkt_index];
+    if (p.q_bytes + pk.size > p.link.buffer) {
+      ++p.stats.drops;
+      dropped_ += static_cast<std::uint64_t>(pk.size.count());
+      free_packet(pkt_index);
+      return;
+    }
+    if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.ecn && pk.ect)
+      maybe_mark(nodes_[n].sw, p, pk);
+    p.q_bytes += pk.size;
+    p.stats.max_queue = std::max(p.stats.max_queue, p.q_bytes);
+    (pk.control ? p.hi : p.lo).push(pkt_index);
+    if (!p.busy) start_tx(n, pi);
+  }
+
+  void maybe_mark(const switch_config& sw, port_state& p, packet& pk) {
+    const bytes q = p.q_bytes;
+    bool mark = false;
+    if (q >= sw.ecn_kmax) {
+      mark = true;
+    } else if (q > sw.ecn_kmin) {
+      const double prob = sw.ecn_pmax * static_cast<double>((q - sw.ecn_kmin).count()) /
+                          static_cast<double>((sw.ecn_kmax - sw.ecn_kmin).count());
+      // 53 random bits as a double in [0, 1): the same on every standard library.
+      mark = static_cast<double>(rng_() >> 11) * 0x1.0p-53 < prob;
+    }
+    if (mark) {
+      pk.ce = true;
+      ++p.stats.ecn_marks;
+    }
+  }
+
+  void start_tx(node_id n, std::uint32_t pi) {
+    port_state& p = nodes_[n].ports[pi];
+    if (p.hi.empty() && p.lo.empty()) return;
+    const std::uint32_t idx = p.hi.empty() ? p.lo.pop() : p.hi.pop();
+    packet& pk = pool_[idx];
+    p.q_bytes -= pk.size;
+    p.busy = true;
+    p.in_tx = idx;
+    p.tx_total += static_cast<std::uint64_t>(pk.size.count());
+    ++p.stats.tx_packets;
+    p.stats.tx_bytes += static_cast<std::uint64_t>(pk.size.count());
+    ++hops_;
+    if (!nodes_[n].host && nodes_[n].sw.int_push && pk.kind == packet_kind::data) {
+      // HPCC/PowerTCP INT at dequeue: queue length, timestamp, tx bytes, link rate.
+      pk.hops.push({.ts = static_cast<std::uint64_t>(now_.count()),
+                    .qlen = p.q_bytes,
+                    .tx_bytes = p.tx_total,
+                    .link_rate = p.link.rate});
+    }
+    schedule(now_ + pk.size / p.link.rate, ev::tx_done, n, pi);
+  }
+
+  void on_tx_done(node_id n, std::uint32_t pi) {
+    port_state& p = nodes_[n].ports[pi];
+    const std::uint32_t idx = p.in_tx;
+    p.busy = false;
+    schedule(now_ + p.link.delay, ev::arrive, p.peer, idx);
+    if (!p.hi.empty() || !p.lo.empty()) {
+      start_tx(n, pi);
+    } else if (nodes_[n].host) {
+      kick_host(n);
+    }
+  }
+
+  void on_arrive(node_id n, std::uint32_t idx) {
+    packet& pk = pool_[idx];
+    if (!nodes_[n].host) {
+      const auto& choices = nodes_[n].next_ports[pk.dst];
+      if (choices.empty()) {  // unreachable: counted as a drop at the first port
+        if (!nodes_[n].ports.empty()) ++nodes_[n].ports[0].stats.drops;
+        dropped_ += static_cast<std::uint64_t>(pk.size.count());
+        free_packet(idx);
+        return;
+      }
+      const std::uint32_t pi =
+          choices.size() == 1 ? choices[0] : choices[(pk.flow * 2654435761u ^ n) % choices.size()];
+      enqueue(n, pi, idx);
+      return;
+    }
+    if (pk.dst != n) {  // misrouted to a host: cannot happen with BFS routes
+      dropped_ += static_cast<std::uint64_t>(pk.size.count());
+      free_packet(idx);
+      return;
+    }
+    switch (pk.kind) {
+      case packet_kind::data:
+        receive_data(n, idx);
+        break;
+      case packet_kind::ack:
+        receive_ack(idx);
+        break;
+      case packet_kind::cnp: {
+        flow_state& f = flows_[pk.flow];
+        ++f.stats.cnps;
+        f.cc->on_cnp(cnp_event{.now = now_});
+        deliver(idx);
+        kick_host(f.src);
+        break;
+      }
+      case packet_kind::src: {
+        flow_state& f = flows_[pk.flow];
+        f.cc->on_src(src_event{.now = now_,
+                               .queue = pk.src_queue,
+                               .link_rate = pk.src_rate,
+                               .tx_timestamp = pk.src_tx_ts});
+        deliver(idx);
+        kick_host(f.src);
+        break;
+      }
+      case packet_kind::switch_ack:
+        deliver(idx);
+        break;
+    }
+  }
+
+  // ---- receiver
+  void receive_data(node_id n, std::uint32_t idx) {
+    const packet& d = pool_[idx];
+    const flow_id fid = d.flow;
+    const node_id sender = d.src;
+    const bool ce = d.ce;
+    flow_state& f = flows_[fid];
+    bytes newly{};
+    if (d.seq == f.rcv_nxt) {
+      f.rcv_nxt += static_cast<sequence>(d.payload.count());
+      newly = d.payload;
+    } else {
+      ++out_of_order_;
+    }
+    // DCQCN NP: a CNP for CE-marked data, at most one per flow per interval.
+    // (alloc_packet may grow the pool: no reference into it is held across the call.)
+    if (ce && (f.last_cnp == timestamp::min() || now_ - f.last_cnp >= cfg_.cnp_interval)) {
+      f.last_cnp = now_;
+      const std::uint32_t c = alloc_packet();
+      packet& cp = pool_[c];
+      cp.kind = packet_kind::cnp;
+      cp.control = true;
+      cp.flow = fid;
+      cp.src = n;
+      cp.dst = sender;
+      cp.size = cfg_.control_size;
+      inject(c);
+      host_send_control(n, c);
+    }
+    // Reuse the data packet's slot for its ACK: INT and flags are reflected in place.
+    delivered_ += static_cast<std::uint64_t>(pool_[idx].size.count());
+    in_network_ -= static_cast<std::uint64_t>(pool_[idx].size.count());
+    packet& a = pool_[idx];
+    a.kind = packet_kind::ack;
+    a.control = true;
+    a.ecn_echo = a.ce;
+    a.ce = false;
+    a.dst = a.src;
+    a.src = n;
+    a.seq = f.rcv_nxt;
+    a.payload = newly;
+    a.size = cfg_.control_size;
+    inject(idx);
+    host_send_control(n, idx);
+  }
+
+  void host_send_control(node_id n, std::uint32_t idx) { enqueue(n, 0, idx); }
+
+  // ---- sender
+  void on_flow_start(flow_id id) {
+    flow_state& f = flows_[id];
+    f.active = true;
+    f.next_send = now_;
+    if (const duration t = f.cc->tick_interval(); t > duration::zero()) {
+      schedule(now_ + t, ev::tick, id, 0);
+    }
+    kick_host(f.src);
+  }
+
+  void on_tick(flow_id id) {
+    flow_state& f = flows_[id];
+    if (!f.active) return;
+    f.cc->on_tick(now_);
+    schedule(now_ + f.cc->tick_interval(), ev::tick, id, 0);
+    kick_host(f.src);
+  }
+
+  void receive_ack(std::uint32_t idx) {
+    const packet& a = pool_[idx];
+    flow_state& f = flows_[a.flow];
+    bytes newly{};
+    if (a.seq > f.snd_una) {
+      newly = bytes{static_cast<std::int64_t>(a.seq - f.snd_una)};
+      f.snd_una = a.seq;
+      f.stats.acked += newly;
+      f.rto_deadline = now_ + cfg_.rto;
+      if (f.snd_nxt < f.snd_una) f.snd_nxt = f.snd_una;
+    }
+    ack_event e{.now = now_,
+                .ack_seq = a.seq,
+                .snd_nxt = f.snd_nxt,
+                .acked = newly,
+                .rtt = now_ - a.sent_at,
+                .ecn_echo = a.ecn_echo,
+                .inc = a.inc,
+                .hops = a.hops};
+    deliver(idx);
+    f.cc->on_ack(e);
+    if (f.size > bytes{0} && f.snd_una >= static_cast<sequence>(f.size.count()) && f.active) {
+      f.active = false;
+      f.stats.finish = now_;
+    }
+    kick_host(f.src);
+  }
+
+  void on_rto(flow_id id) {
+    flow_state& f = flows_[id];
+    f.rto_pending = false;
+    if (!f.active || f.snd_una >= f.snd_nxt) return;
+    if (now_ < f.rto_deadline) {
+      f.rto_pending = true;
+      schedule(f.rto_deadline, ev::rto, id, 0);
+      return;
+    }
+    ++f.stats.timeouts;
+    f.snd_nxt = f.snd_una;  // go-back-N
+    f.cc->on_timeout(now_);
+    kick_host(f.src);
+  }
+
+  [[nodiscard]] bool has_data(const flow_state& f) const noexcept {
+    if (!f.active) return false;
+    if (f.size == bytes{0}) return now_ < f.stop;
+    return f.snd_nxt < static_cast<sequence>(f.size.count());
+  }
+
+  void kick_host(node_id h) {
+    node_state& nd = nodes_[h];
+    if (nd.ports.empty()) return;
+    port_state& p = nd.ports[0];
+    if (p.busy) return;
+    if (!p.hi.empty() || !p.lo.empty()) {
+      start_tx(h, 0);
+      return;
+    }
+    const std::size_t nf = nd.flows.size();
+    timestamp earliest = timestamp::max();
+    for (std::size_t k = 0; k < nf; ++k) {
+      const flow_id id = nd.flows[(nd.rr + k) % nf];
+      flow_state& f = flows_[id];
+      if (!has_data(f)) continue;
+      const sequence inflight = f.snd_nxt - f.snd_una;
+      const bytes payload = next_payload(f);
+      const bytes w = f.cc->cwnd();
+      if (inflight > 0 && static_cast<std::int64_t>(inflight) + payload.count() > w.count())
+        continue;
+      if (f.next_send > now_) {
+        earliest = std::min(earliest, f.next_send);
+        continue;
+      }
+      nd.rr = (nd.rr + k + 1) % nf;
+      send_data(h, id, payload);
+      return;
+    }
+    if (earliest != timestamp::max() && (!nd.wakeup_pending || earliest < nd.wakeup_at)) {
+      nd.wakeup_pending = true;
+      nd.wakeup_at = earliest;
+      schedule(earliest, ev::flow_wakeup, h, 0);
+    }
+  }
+
+  [[nodiscard]] bytes next_payload(const flow_state& f) const noexcept {
+    const bytes full = cfg_.mtu - cfg_.header;
+    if (f.size == bytes{0}) return full;
+    const bytes left{f.size.count() - static_cast<std::int64_t>(f.snd_nxt)};
+    return std::min(full, left);
+  }
+
+  void send_data(node_id h, flow_id id, bytes payload) {
+    flow_state& f = flows_[id];
+    const std::uint32_t idx = alloc_packet();
+    packet& pk = pool_[idx];
+    pk.kind = packet_kind::data;
+    pk.flow = id;
+    pk.src = h;
+    pk.dst = f.dst;
+    pk.seq = f.snd_nxt;
+    pk.payload = payload;
+    pk.size = payload + cfg_.header;
+    pk.retransmit = f.snd_nxt < f.high_sent;
+    f.snd_nxt += static_cast<sequence>(payload.count());
+    f.high_sent = std::max(f.high_sent, f.snd_nxt);
+    pk.snd_nxt = f.snd_nxt;
+    pk.sent_at = now_;
+    f.stats.sent += pk.size;
+    const bytes remaining = f.size == bytes{0}
+                                ? bytes::max()
+                                : bytes{f.size.count() - static_cast<std::int64_t>(f.snd_nxt)};
+    f.cc->on_send(
+        send_info{.now = now_, .payload = payload, .remaining = remaining, .snd_nxt = f.snd_nxt},
+        pk);
+    const bit_rate r = f.cc->pacing_rate();
+    if (r != bit_rate::max() && r > bit_rate{0}) {
+      f.next_send = std::max(f.next_send, now_) + pk.size / r;
+    }
+    f.rto_deadline = now_ + cfg_.rto;
+    if (!f.rto_pending) {
+      f.rto_pending = true;
+      schedule(f.rto_deadline, ev::rto, id, 0);
+    }
+    inject(idx);
+    enqueue(h, 0, idx);
+  }
+
+  // ---- recording
+  void on_sample() {
+    ts_.t.push_back(now_);
+    std::size_t c = 0;
+    for (const auto& [n, pi] : monitored_ports_) {
+      ts_.columns[c++].push_back(static_cast<double>(nodes_[n].ports[pi].q_bytes.count()));
+    }
+    const double secs = to_seconds(cfg_.sample_interval);
+    for (const flow_id id : monitored_flows_) {
+      const flow_state& f = flows_[id];
+      const bytes w = f.cc->cwnd();
+      const bit_rate r = f.cc->pacing_rate();
+      ts_.columns[c++].push_back(w == bytes::max() ? 0.0 : static_cast<double>(w.count()));
+      ts_.columns[c++].push_back(r == bit_rate::max() ? 0.0 : r.gbps());
+      const std::int64_t acked = f.stats.acked.count();
+      ts_.columns[c++].push_back(static_cast<double>(acked - last_acked_[id]) * 8 / secs / 1e9);
+      last_acked_[id] = acked;
+    }
+    schedule(now_ + cfg_.sample_interval, ev::sample, 0, 0);
+  }
+
+  network_config cfg_;
+  std::mt19937_64 rng_;
+  std::vector<node_state> nodes_;
+  std::vector<flow_state> flows_;
+  std::vector<event> heap_;
+  std::vector<packet> pool_;
+  std::vector<std::uint32_t> free_;
+  std::vector<std::pair<node_id, std::uint32_t>> monitored_ports_;
+  std::vector<flow_id> monitored_flows_;
+  std::vector<std::int64_t> last_acked_;
+  series ts_;
+  timestamp now_{};
+  std::uint64_t order_ = 0;
+  std::uint64_t events_ = 0;
+  std::uint64_t hops_ = 0;
+  std::uint64_t in_network_ = 0;
+  std::uint64_t injected_ = 0;
+  std::uint64_t delivered_ = 0;
+  std::uint64_t dropped_ = 0;
+  std::uint64_t out_of_order_ = 0;
+  bool routed_ = false;
+  bool sampling_ = false;
+};
+
+}  // namespace netcc::testbench

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The testbench's packet: one plain struct for data, ACK, CNP, SRC and switch ACKs.
+///
+/// Packets live in a pool owned by netcc::testbench::network and move between queues by
+/// index, so the engine allocates no memory per packet once the pool has grown to the
+/// working set.
+#pragma once
+
+#include <cstdint>
+
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/units.hpp"
+
+namespace netcc::testbench {
+
+/// @brief Index of a node (host or switch) in a network.
+using node_id = std::uint32_t;
+/// @brief Index of a flow in a network.
+using flow_id = std::uint32_t;
+
+/// @brief What a packet is.
+enum class packet_kind : std::uint8_t {
+  data,        ///< payload from a sender
+  ack,         ///< receiver acknowledgment (reflects INT, ECN echo, Bolt INC)
+  cnp,         ///< DCQCN congestion notification (receiver NP to sender RP)
+  src,         ///< Bolt switch-generated congestion notification (switch to sender)
+  switch_ack,  ///< FastTune switch-generated ACK (S-ACK)
+};
+
+/// @brief One packet in flight.
+/// @code
+/// netcc::testbench::packet p;
+/// p.kind = netcc::testbench::packet_kind::data;
+/// p.size = netcc::bytes{1500};
+/// @endcode
+struct packet {
+  /// @brief Data, ACK, CNP, SRC or S-ACK.
+  packet_kind kind = packet_kind::data;
+  /// @brief Served from the strict-priority control queue of every port.
+  bool control = false;
+  /// @brief ECN-capable transport.
+  bool ect = true;
+  /// @brief Congestion Experienced (set by a switch).
+  bool ce = false;
+  /// @brief ACK: the acknowledged data was CE-marked.
+  bool ecn_echo = false;
+  /// @brief Bolt INC flag.
+  bool inc = false;
+  /// @brief Bolt DEC flag (an SRC was already generated for this packet).
+  bool dec = false;
+  /// @brief Bolt FIRST flag.
+  bool first = false;
+  /// @brief Bolt LAST flag.
+  bool last = false;
+  /// @brief A go-back-N retransmission.
+  bool retransmit = false;
+  /// @brief The flow it belongs to.
+  flow_id flow = 0;
+  /// @brief Source host.
+  node_id src = 0;
+  /// @brief Destination host.
+  node_id dst = 0;
+  /// @brief Size on the wire, headers included.
+  bytes size{};
+  /// @brief Data: first byte carried. ACK: cumulative ACK (next byte expected).
+  sequence seq = 0;
+  /// @brief Data: payload bytes. ACK: bytes this ACK newly acknowledges.
+  bytes payload{};
+  /// @brief Data: the sender's snd_nxt after this packet. ACK: echoed.
+  sequence snd_nxt = 0;
+  /// @brief Data: send time. ACK: the acknowledged packet's send time, echoed.
+  timestamp sent_at{};
+  /// @brief INT hop records pushed by switches at dequeue (data), reflected (ACK).
+  int_stack<> hops{};
+  /// @brief SRC: queue size reported by the switch.
+  bytes src_queue{};
+  /// @brief SRC: link rate reported by the switch.
+  bit_rate src_rate{};
+  /// @brief SRC: the data packet's reflected 32-bit TX timestamp.
+  std::uint32_t src_tx_ts = 0;
+};
+
+}  // namespace netcc::testbench

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief How the testbench drives a controller: a small run-time interface, and an adapter
+/// that fits any netcc controller to it through the feedback structs a real stack would use.
+///
+/// Controllers themselves have no virtual functions; the testbench needs to hold different
+/// controllers in one network, so it wraps each in netcc::testbench::cc_model<C>, which
+/// forwards only the events the controller consumes (detected with requires-expressions) and
+/// reads its outputs.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/testbench/packet.hpp"
+
+namespace netcc::testbench {
+
+/// @brief What a sender knows when it sends a packet (for send-side helpers such as Bolt's
+/// FIRST/LAST marking and DCQCN's byte counter).
+struct send_info {
+  /// @brief When the packet leaves the host.
+  timestamp now{};
+  /// @brief Payload bytes.
+  bytes payload{};
+  /// @brief Bytes the flow still has to send after this packet (bytes::max() if unbounded).
+  bytes remaining{};
+  /// @brief snd_nxt after this packet.
+  sequence snd_nxt = 0;
+};
+
+/// @brief The run-time face of a controller inside the testbench.
+class sender_cc {
+ public:
+  /// @brief Virtual destructor: held by pointer.
+  virtual ~sender_cc() = default;
+  /// @brief An ACK arrived (with INT, ECN echo, INC and an RTT sample).
+  virtual void on_ack(const ack_event& a) = 0;
+  /// @brief A Bolt SRC arrived.
+  virtual void on_src(const src_event&) {}
+  /// @brief A DCQCN CNP arrived.
+  virtual void on_cnp(const cnp_event&) {}
+  /// @brief A data packet is about to leave; the controller may set flags on it.
+  virtual void on_send(const send_info&, packet&) {}
+  /// @brief The retransmission timer fired (go-back-N follows).
+  virtual void on_timeout(timestamp) {}
+  /// @brief Periodic tick (every tick_interval()).
+  virtual void on_tick(timestamp) {}
+  /// @brief Period of on_tick; zero for none.
+  [[nodiscard]] virtual duration tick_interval() const { return duration::zero(); }
+  /// @brief Congestion window (bytes::max() for purely rate-based controllers).
+  [[nodiscard]] virtual bytes cwnd() const = 0;
+  /// @brief Pacing rate (bit_rate::max() for purely window-based controllers).
+  [[nodiscard]] virtual bit_rate pacing_rate() const = 0;
+  /// @brief Display name.
+  [[nodiscard]] virtual std::string name() const = 0;
+};
+
+/// @brief Adapter from any netcc controller `C` to sender_cc.
+///
+/// Forwards each event only if `C` has a handler for it: `on_ack(ack_event)`,
+/// `on_src(src_event)`, `on_cnp(cnp_event)`, `on_timeout(timestamp)`, `on_timer(timestamp)`,
+/// `on_send(...)`. Reads `cwnd()` and `pacing_rate()` if present.
+/// @code
+/// auto cc = std::make_unique<netcc::testbench::cc_model<my_controller>>("mine", params);
+/// @endcode
+template <class C>
+class cc_model final : public sender_cc {
+ public:
+  /// @brief Construct the controller from `args`, naming it `name`.
+  template <class... Args>
+  explicit cc_model(std::string name, Args&&... args)
+      : name_(std::move(name)), c_(std::forward<Args>(args)...) {}
+
+  /// @copydoc sender_cc::on_ack
+  void on_ack(const ack_event& a) override {
+    if constexpr (requires { c_.on_ack(a); }) c_.on_ack(a);
+  }
+  /// @copydoc sender_cc::on_src
+  void on_src(const src_event& s) override {
+    if constexpr (requires { c_.on_src(s); }) c_.on_src(s);
+  }
+  /// @copydoc sender_cc::on_cnp
+  void on_cnp(const cnp_event& e) override {
+    if constexpr (requires { c_.on_cnp(e); }) c_.on_cnp(e);
+  }
+  /// @copydoc sender_cc::on_send
+  void on_send(const send_info& s, packet& p) override {
+    if constexpr (requires { c_.on_send(s, p); }) {
+      c_.on_send(s, p);
+    } else if constexpr (requires { c_.on_send(s.payload, s.now); }) {
+      c_.on_send(s.payload, s.now);
+    }
+  }
+  /// @copydoc sender_cc::on_timeout
+  void on_timeout(timestamp now) override {
+    if constexpr (requires { c_.on_timeout(now); }) c_.on_timeout(now);
+  }
+  /// @copydoc sender_cc::on_tick
+  void on_tick(timestamp now) override {
+    if constexpr (requires { c_.on_timer(now); }) c_.on_timer(now);
+  }
+  /// @copydoc sender_cc::tick_interval
+  [[nodiscard]] duration tick_interval() const override { return tick_; }
+  /// @copydoc sender_cc::cwnd
+  [[nodiscard]] bytes cwnd() const override {
+    if constexpr (requires { c_.cwnd(); }) {
+      return c_.cwnd();
+    } else {
+      return bytes::max();
+    }
+  }
+  /// @copydoc sender_cc::pacing_rate
+  [[nodiscard]] bit_rate pacing_rate() const override {
+    if constexpr (requires { c_.pacing_rate(); }) {
+      return c_.pacing_rate();
+    } else if constexpr (requires { c_.rate(); }) {
+      return c_.rate();
+    } else {
+      return bit_rate::max();
+    }
+  }
+  /// @copydoc sender_cc::name
+  [[nodiscard]] std::string name() const override { return name_; }
+  /// @brief Set the on_tick period (for controllers with timers).
+  void set_tick(duration d) { tick_ = d; }
+  /// @brief The wrapped controller.
+  [[nodiscard]] const C& controller() const { return c_; }
+
+ private:
+  std::string name_;
+  C c_;
+  duration tick_{};
+};
+
+/// @brief A fixed window and no pacing: the engine's test double (not a congestion
+/// controller; it never reacts to feedback).
+class fixed_window {
+ public:
+  /// @brief A constant window of `w`.
+  explicit fixed_window(bytes w) : w_(w) {}
+  /// @brief Ignores feedback.
+  void on_ack(const ack_event&) noexcept {}
+  /// @brief The constant window.
+  [[nodiscard]] bytes cwnd() const noexcept { return w_; }
+
+ private:
+  bytes w_;
+};
+
+}  // namespace netcc::testbench

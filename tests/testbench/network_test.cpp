@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include <netcc/testbench/metrics.hpp>
+#include <netcc/testbench/network.hpp>
+#include <netcc/testbench/topology.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+using namespace netcc::literals;
+namespace tb = netcc::testbench;
+
+namespace {
+
+std::unique_ptr<tb::sender_cc> fixed(netcc::bytes w) {
+  return std::make_unique<tb::cc_model<tb::fixed_window>>("fixed", w);
+}
+
+// Records the smallest RTT sample and the number of ACKs it is given.
+class rtt_probe {
+ public:
+  explicit rtt_probe(netcc::bytes w) : w_(w) {}
+  void on_ack(const netcc::ack_event& a) {
+    min_rtt_ = std::min(min_rtt_, a.rtt);
+    ++acks_;
+    hops_ = a.hops.size();
+  }
+  [[nodiscard]] netcc::bytes cwnd() const { return w_; }
+  netcc::bytes w_;
+  netcc::duration min_rtt_ = netcc::duration::max();
+  int acks_ = 0;
+  std::size_t hops_ = 0;
+};
+
+}  // namespace
+
+TEST(Network, SingleFlowFctIsHandComputed) {
+  // host -(100G, 1 us)- switch -(100G, 1 us)- host; 10 packets of 1460 B payload (1500 B wire,
+  // 120 ns each), window large enough to send all at once. The 10th packet leaves the host at
+  // 1200 ns, reaches the switch at 2200, leaves it at 2320 (no queue: packets arrive as fast as
+  // they leave), arrives at 3320. Its 64-B ACK takes 6 ns (5.12 rounded up) per hop: 3326,
+  // +1 us = 4326, +6 = 4332, +1 us = 5332 ns.
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto a = net.add_host(), s = net.add_switch(), b = net.add_host();
+  net.connect(a, s, {.rate = 100_Gbps, .delay = 1_us});
+  net.connect(s, b, {.rate = 100_Gbps, .delay = 1_us});
+  const auto f = net.add_flow({.src = a, .dst = b, .size = 14'600_B, .cc = fixed(1_MB)});
+  net.run_until(netcc::timestamp{1'000'000});
+  ASSERT_TRUE(net.stats(f).completed());
+  EXPECT_EQ(net.stats(f).fct(), 5332_ns);
+  EXPECT_EQ(net.stats(f).acked, 14'600_B);
+  EXPECT_EQ(net.stats(f).timeouts, 0u);
+  EXPECT_EQ(net.packet_hops(), 40u);  // 10 data + 10 ACKs, two hops each
+}
+
+TEST(Network, AckCarriesIntFromEverySwitchAndAnRttSample) {
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto c = tb::make_chain(net, 3, {.rate = 100_Gbps, .delay = 1_us},
+                                {{.rate = 100_Gbps, .delay = 2_us}});
+  auto probe = std::make_unique<tb::cc_model<rtt_probe>>("probe", 1_MB);
+  const auto* p = probe.get();
+  net.add_flow({.src = c.hosts[0], .dst = c.hosts[2], .size = 1460_B, .cc = std::move(probe)});
+  net.run_until(netcc::timestamp{1'000'000});
+  EXPECT_EQ(p->controller().acks_, 1);
+  EXPECT_EQ(p->controller().hops_, 3u);  // three switches on the path
+  // RTT = data: 4 hops of 120 ns + 1+2+2+1 us; ACK: 4 hops of 6 ns + 6 us.
+  EXPECT_EQ(p->controller().min_rtt_, netcc::duration{4 * 120 + 6000 + 4 * 6 + 6000});
+}
+
+TEST(Network, BufferOverflowDropsAndGoBackNRecovers) {
+  // 4:1 incast with windows of 200 kB into a 100 kB buffer: drops, timeouts, then completion.
+  tb::network net{{.rto = 200_us, .sample_interval = netcc::duration{0}}};
+  const auto st = tb::make_star(net, 4, {.rate = 100_Gbps, .delay = 1_us},
+                                {.rate = 100_Gbps, .delay = 1_us, .buffer = 100_KB});
+  for (const auto h : st.senders)
+    net.add_flow({.src = h, .dst = st.receiver, .size = 1_MB, .cc = fixed(200_KB)});
+  net.run_until(netcc::timestamp{100'000'000});
+  EXPECT_GT(net.port_stats_toward(st.sw, st.receiver).drops, 0u);
+  std::uint64_t timeouts = 0;
+  for (tb::flow_id f = 0; f < 4; ++f) {
+    EXPECT_TRUE(net.stats(f).completed());
+    timeouts += net.stats(f).timeouts;
+  }
+  EXPECT_GT(timeouts, 0u);
+  EXPECT_LE(net.port_stats_toward(st.sw, st.receiver).max_queue, 100_KB);
+}
+
+TEST(Network, EcnMarksAboveThresholdAndNpSendsCnps) {
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto st =
+      tb::make_star(net, 2, {.rate = 100_Gbps, .delay = 1_us}, {.rate = 100_Gbps, .delay = 1_us},
+                    {.ecn = true, .ecn_kmin = 20_KB, .ecn_kmax = 20_KB});
+  for (const auto h : st.senders)
+    net.add_flow({.src = h, .dst = st.receiver, .size = 2_MB, .cc = fixed(150_KB)});
+  net.run_until(netcc::timestamp{10'000'000});
+  EXPECT_GT(net.port_stats_toward(st.sw, st.receiver).ecn_marks, 0u);
+  EXPECT_GT(net.stats(0).cnps + net.stats(1).cnps, 0u);
+  // At most one CNP per flow per 50 us: the flows lasted at most ~400 us.
+  EXPECT_LE(net.stats(0).cnps, 9u);
+}
+
+TEST(Network, TimeSeriesAndMetrics) {
+  tb::network net{{.sample_interval = 10_us}};
+  const auto d = tb::make_dumbbell(net, 2, {.rate = 100_Gbps, .delay = 1_us},
+                                   {.rate = 100_Gbps, .delay = 1_us});
+  // RTT ~6 us, BDP ~75 kB: two 60-kB windows keep the bottleneck busy.
+  for (int i = 0; i < 2; ++i)
+    net.add_flow({.src = d.senders[i], .dst = d.receivers[i], .cc = fixed(60_KB)});
+  net.monitor_queue(d.left, d.right, "bottleneck");
+  net.monitor_flow(0, "f0");
+  net.monitor_flow(1, "f1");
+  net.run_until(netcc::timestamp{500'000});
+  const auto& ts = net.time_series();
+  ASSERT_EQ(ts.columns.size(), 7u);
+  EXPECT_EQ(ts.t.size(), 51u);
+  // Equal windows on equal paths: equal goodput, and together they fill the bottleneck.
+  // Mean goodput over the last 20 samples (one sample holds whole packets only).
+  auto mean_tail = [](const std::vector<double>& c) {
+    double m = 0;
+    for (std::size_t i = c.size() - 20; i < c.size(); ++i) m += c[i] / 20;
+    return m;
+  };
+  const double g0 = mean_tail(ts.columns[3]), g1 = mean_tail(ts.columns[6]);
+  EXPECT_NEAR(tb::jain_index({g0, g1}), 1.0, 1e-3);
+  EXPECT_NEAR(g0 + g1, 100.0 * 1460 / 1500, 2.0);
+  EXPECT_DOUBLE_EQ(tb::percentile({3, 1, 2, 4}, 50), 3);
+  EXPECT_NEAR(tb::jain_index({1, 1, 0.5}), 2.5 * 2.5 / (3 * 2.25), 1e-12);
+}
+
+namespace {
+
+struct scenario_result {
+  std::vector<tb::flow_stats> flows;
+  std::uint64_t hops, events;
+  std::vector<double> last_row;
+};
+
+// A random small incast: 1..6 senders, random sizes, windows, buffers and delays.
+scenario_result run_random(tb::network& net, std::uint64_t seed) {
+  std::mt19937_64 r(seed);
+  const int n = 1 + static_cast<int>(r() % 6);
+  const auto st = tb::make_star(
+      net, static_cast<std::size_t>(n),
+      {.rate = netcc::bit_rate{static_cast<std::int64_t>(10 + r() % 91) * 1'000'000'000},
+       .delay = netcc::duration{static_cast<std::int64_t>(100 + r() % 3000)}},
+      {.rate = 100_Gbps,
+       .delay = 1_us,
+       .buffer = netcc::bytes{static_cast<std::int64_t>(3000 + r() % 200'000)}},
+      {.ecn = (r() & 1) != 0, .ecn_kmin = 10_KB, .ecn_kmax = 50_KB});
+  for (const auto h : st.senders) {
+    net.add_flow({.src = h,
+                  .dst = st.receiver,
+                  .size = netcc::bytes{static_cast<std::int64_t>(1 + r() % 300'000)},
+                  .start = netcc::timestamp{static_cast<std::int64_t>(r() % 20'000)},
+                  .cc = fixed(netcc::bytes{static_cast<std::int64_t>(1500 + r() % 100'000)})});
+  }
+  net.monitor_queue(st.sw, st.receiver, "q");
+  net.run_until(netcc::timestamp{static_cast<std::int64_t>(50'000 + r() % 2'000'000)});
+  scenario_result out{{}, net.packet_hops(), net.events(), {}};
+  for (tb::flow_id f = 0; f < net.flow_count(); ++f) out.flows.push_back(net.stats(f));
+  for (const auto& c : net.time_series().columns) out.last_row.push_back(c.empty() ? -1 : c.back());
+  return out;
+}
+
+}  // namespace
+
+RC_GTEST_PROP(Network, BytesAreConservedAndBuffersRespected, (std::uint64_t seed)) {
+  tb::network net{{.seed = seed, .rto = 100_us, .sample_interval = 5_us}};
+  run_random(net, seed);
+  // injected = delivered + dropped + in flight (queued or on a wire)
+  RC_ASSERT(net.bytes_injected() ==
+            net.bytes_delivered() + net.bytes_dropped() + net.bytes_in_network());
+  for (const auto& [node, peer, st, buffer] : net.ports()) RC_ASSERT(st.max_queue <= buffer);
+  // FIFO per port on a single-path topology: without drops nothing arrives out of order.
+  if (net.bytes_dropped() == 0) RC_ASSERT(net.out_of_order() == 0u);
+  for (tb::flow_id f = 0; f < net.flow_count(); ++f) {
+    const auto& s = net.stats(f);
+    RC_ASSERT(s.acked <= s.size);
+    if (s.completed()) RC_ASSERT(s.acked == s.size);
+  }
+}
+
+RC_GTEST_PROP(Network, NoPacketBeatsPropagationPlusSerialisation, ()) {
+  const auto delay = *rc::gen::inRange<std::int64_t>(1, 5000);
+  const auto gbps = *rc::gen::inRange<std::int64_t>(1, 401);
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto st = tb::make_star(
+      net, 2, {.rate = netcc::bit_rate{gbps * 1'000'000'000}, .delay = netcc::duration{delay}},
+      {.rate = netcc::bit_rate{gbps * 1'000'000'000}, .delay = netcc::duration{delay}});
+  auto probe = std::make_unique<tb::cc_model<rtt_probe>>("probe", 64_KB);
+  const auto* p = probe.get();
+  net.add_flow({.src = st.senders[0], .dst = st.receiver, .size = 200_KB, .cc = std::move(probe)});
+  net.add_flow({.src = st.senders[1], .dst = st.receiver, .size = 200_KB, .cc = fixed(64_KB)});
+  net.run_until(netcc::timestamp{100'000'000});
+  const netcc::bit_rate r{gbps * 1'000'000'000};
+  // The smallest data packet is 41 B (one payload byte): a floor for any sample.
+  const netcc::duration floor = 2 * (41_B / r) + 2 * (64_B / r) + netcc::duration{4 * delay};
+  RC_ASSERT(p->controller().acks_ > 0);
+  RC_ASSERT(p->controller().min_rtt_ >= floor);
+}
+
+RC_GTEST_PROP(Network, SameSeedSameResult, (std::uint64_t seed)) {
+  tb::network a{{.seed = seed, .rto = 100_us, .sample_interval = 5_us}};
+  tb::network b{{.seed = seed, .rto = 100_us, .sample_interval = 5_us}};
+  const auto ra = run_random(a, seed), rb = run_random(b, seed);
+  RC_ASSERT(ra.hops == rb.hops && ra.events == rb.events);
+  RC_ASSERT(ra.last_row == rb.last_row);
+  RC_ASSERT(ra.flows.size() == rb.flows.size());
+  for (std::size_t i = 0; i < ra.flows.size(); ++i) {
+    RC_ASSERT(ra.flows[i].finish == rb.flows[i].finish);
+    RC_ASSERT(ra.flows[i].sent == rb.flows[i].sent);
+  }
+}
