@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Scenarios for the runner: a flat set of `key = value` settings, named built-ins, a
+/// parser for scenario files, and the code that builds and runs one on the engine.
+///
+/// The file format is deliberately the smallest that works: one `key = value` per line, `#`
+/// starts a comment, blank lines are ignored, keys are the fields of netcc::testbench::scenario
+/// (listed by `netcc-sim keys`). Every value is checked; a bad line gives one message naming
+/// the line, key, value and rule. A hand-written reader keeps the runner free of dependencies
+/// (no INI or YAML library is needed for forty keys of numbers and names).
+///
+/// @code
+/// # incast.scn
+/// topology = star
+/// senders = 11
+/// incast_flows = 10
+/// incast_size_bytes = 500000
+/// @endcode
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "netcc/core/units.hpp"
+#include "netcc/testbench/metrics.hpp"
+#include "netcc/testbench/network.hpp"
+#include "netcc/testbench/topology.hpp"
+
+namespace netcc::testbench {
+
+/// @brief What a controller factory is told about the flow it builds a controller for.
+struct cc_context {
+  /// @brief The sending host's NIC rate.
+  bit_rate host_rate{};
+  /// @brief The path's base round-trip time (propagation + serialisation, no queueing).
+  duration base_rtt{};
+  /// @brief Expected number of flows sharing a NIC or bottleneck (the papers' N).
+  int expected_flows = 1;
+  /// @brief Wire size of a full packet.
+  bytes mtu{};
+};
+
+/// @brief A named controller constructor.
+struct cc_entry {
+  /// @brief Name used on the command line.
+  std::string name;
+  /// @brief One line on what it is.
+  std::string description;
+  /// @brief Switch features it needs (INT, ECN thresholds...).
+  std::function<void(switch_config&)> configure_switch;
+  /// @brief Builds one controller for one flow.
+  std::function<std::unique_ptr<sender_cc>(const cc_context&)> make;
+};
+
+/// @brief A scenario: topology, links, workload, run length, recording.
+struct scenario {
+  /// @brief Name (for output files).
+  std::string name = "incast";
+  /// @brief star | dumbbell.
+  std::string topology = "star";
+  /// @brief Hosts that send (star: all on one switch; dumbbell: pairs).
+  int senders = 11;
+  /// @brief Host NIC rate, Gbps.
+  double host_gbps = 100;
+  /// @brief Bottleneck (switch to receiver, or switch to switch) rate, Gbps.
+  double bottleneck_gbps = 100;
+  /// @brief One-way delay of every link, ns.
+  std::int64_t link_delay_ns = 1000;
+  /// @brief Egress buffer per port, bytes.
+  std::int64_t buffer_bytes = 32'000'000;
+  /// @brief Long-running flows (senders 0..long_flows-1), started long_start_gap_us apart.
+  int long_flows = 1;
+  /// @brief Gap between long-flow starts, us.
+  double long_start_gap_us = 0;
+  /// @brief When each long flow stops, us after it starts (0: runs to the end).
+  double long_stop_after_us = 0;
+  /// @brief Incast flows (from the next senders), all started together.
+  int incast_flows = 10;
+  /// @brief Size of each incast flow, bytes.
+  std::int64_t incast_size_bytes = 500'000;
+  /// @brief Incast start, us.
+  double incast_at_us = 500;
+  /// @brief Simulated time, us.
+  double duration_us = 3000;
+  /// @brief Sampling interval, ns.
+  std::int64_t sample_ns = 1000;
+  /// @brief Seed.
+  std::uint64_t seed = 1;
+  /// @brief The papers' N (expected flows per NIC/bottleneck) given to controllers.
+  int expected_flows = 10;
+};
+
+/// @brief Set one key of `s` from text; returns an empty string or the error message.
+inline std::string set_key(scenario& s, std::string_view key, std::string_view value) {
+  auto num = [&](auto& field, double lo, double hi) -> std::string {
+    double v = 0;
+    const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (r.ec != std::errc{} || r.ptr != value.data() + value.size()) {
+      return std::string(key) + " = " + std::string(value) + ": not a number";
+    }
+    if (!(v >= lo && v <= hi)) {
+      std::ostringstream m;
+      m << key << " = " << value << ": must be in [" << lo << ", " << hi << "]";
+      return m.str();
+    }
+    field = static_cast<std::remove_reference_t<decltype(field)>>(v);
+    return {};
+  };
+  if (key == "name") {
+    s.name = std::string(value);
+    return s.name.empty() ? "name = : must not be empty" : "";
+  }
+  if (key == "topology") {
+    if (value != "star" && value != "dumbbell") {
+      return "topology = " + std::string(value) + ": must be star or dumbbell";
+    }
+    s.topology = std::string(value);
+    return {};
+  }
+  if (key == "senders") return num(s.senders, 1, 1024);
+  if (key == "host_gbps") return num(s.host_gbps, 0.001, 1600);
+  if (key == "bottleneck_gbps") return num(s.bottleneck_gbps, 0.001, 1600);
+  if (key == "link_delay_ns") return num(s.link_delay_ns, 1, 1e9);
+  if (key == "buffer_bytes") return num(s.buffer_bytes, 1500, 1e10);
+  if (key == "long_flows") return num(s.long_flows, 0, 1024);
+  if (key == "long_start_gap_us") return num(s.long_start_gap_us, 0, 1e7);
+  if (key == "long_stop_after_us") return num(s.long_stop_after_us, 0, 1e7);
+  if (key == "incast_flows") return num(s.incast_flows, 0, 1024);
+  if (key == "incast_size_bytes") return num(s.incast_size_bytes, 1, 1e10);
+  if (key == "incast_at_us") return num(s.incast_at_us, 0, 1e7);
+  if (key == "duration_us") return num(s.duration_us, 1, 1e7);
+  if (key == "sample_ns") return num(s.sample_ns, 10, 1e9);
+  if (key == "seed") return num(s.seed, 0, 9e15);
+  if (key == "expected_flows") return num(s.expected_flows, 1, 1e6);
+  return "unknown key '" + std::string(key) + "' (netcc-sim keys lists them)";
+}
+
+/// @brief Every settable key with a one-line description.
+[[nodiscard]] inline std::vector<std::pair<std::string, std::string>> scenario_keys() {
+  return {{"name", "scenario name (output file prefix)"},
+          {"topology", "star | dumbbell"},
+          {"senders", "sending hosts"},
+          {"host_gbps", "host NIC rate, Gbps"},
+          {"bottleneck_gbps", "bottleneck link rate, Gbps"},
+          {"link_delay_ns", "one-way delay of every link, ns"},
+          {"buffer_bytes", "egress buffer per port, bytes"},
+          {"long_flows", "long-running flows"},
+          {"long_start_gap_us", "gap between long-flow starts, us"},
+          {"long_stop_after_us", "each long flow stops this long after it starts, us (0: never)"},
+          {"incast_flows", "flows of the incast burst"},
+          {"incast_size_bytes", "size of each incast flow, bytes"},
+          {"incast_at_us", "incast start, us"},
+          {"duration_us", "simulated time, us"},
+          {"sample_ns", "time-series sampling interval, ns"},
+          {"seed", "random seed"},
+          {"expected_flows", "the papers' N given to controllers"}};
+}
+
+/// @brief Check cross-key consistency; empty when fine.
+[[nodiscard]] inline std::string check(const scenario& s) {
+  const int needed = s.topology == "star" ? s.long_flows + s.incast_flows : s.long_flows;
+  if (needed > s.senders) {
+    return "senders = " + std::to_string(s.senders) +
+           ": must be at least long_flows + incast_flows (" + std::to_string(needed) + ")";
+  }
+  if (s.topology == "dumbbell" && s.incast_flows > 0) {
+    return "incast_flows = " + std::to_string(s.incast_flows) + ": must be 0 on a dumbbell";
+  }
+  if (needed == 0) return "long_flows = 0 and incast_flows = 0: the scenario has no flow";
+  return {};
+}
+
+/// @brief Parse a scenario file into `s`; returns an empty string or "file:line: message".
+inline std::string load_scenario_file(const std::string& path, scenario& s) {
+  std::ifstream in(path);
+  if (!in) return path + ": cannot open";
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    const auto trim = [](std::string_view v) {
+      while (!v.empty() && (v.front() == ' ' || v.front() == '\t' || v.front() == '\r'))
+        v.remove_prefix(1);
+      while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r'))
+        v.remove_suffix(1);
+      return v;
+    };
+    const std::string_view l = trim(line);
+    if (l.empty()) continue;
+    const auto eq = l.find('=');
+    if (eq == std::string_view::npos) {
+      return path + ":" + std::to_string(n) + ": expected 'key = value', got '" + std::string(l) +
+             "'";
+    }
+    if (auto err = set_key(s, trim(l.substr(0, eq)), trim(l.substr(eq + 1))); !err.empty()) {
+      return path + ":" + std::to_string(n) + ": " + err;
+    }
+  }
+  return {};
+}
+
+/// @brief The built-in scenarios, by name.
+[[nodiscard]] inline std::map<std::string, std::pair<std::string, scenario>> builtin_scenarios() {
+  std::map<std::string, std::pair<std::string, scenario>> m;
+  m["incast"] = {
+      "a long flow and a 10:1 incast of 500 kB flows at 500 us; 100 Gbps star, 1 us links",
+      scenario{}};
+  scenario fair;
+  fair.name = "fairness";
+  fair.topology = "dumbbell";
+  fair.senders = 4;
+  fair.long_flows = 4;
+  fair.incast_flows = 0;
+  fair.long_start_gap_us = 1000;
+  fair.long_stop_after_us = 4000;
+  fair.duration_us = 8000;
+  fair.expected_flows = 4;
+  m["fairness"] = {
+      "4 long flows joining 1 ms apart and leaving 4 ms after joining; 100 Gbps dumbbell", fair};
+  scenario big = scenario{};
+  big.name = "incast255";
+  big.senders = 256;
+  big.incast_flows = 255;
+  big.incast_size_bytes = 64'000;
+  big.host_gbps = 25;
+  big.expected_flows = 255;
+  m["incast255"] = {"a long flow and a 255:1 incast of 64 kB flows; 25 Gbps hosts, 100 Gbps fabric",
+                    big};
+  return m;
+}
+
+/// @brief Summary of one scenario run with one controller.
+struct run_summary {
+  /// @brief Controller name.
+  std::string cc;
+  /// @brief Largest bottleneck queue, bytes.
+  double peak_queue = 0;
+  /// @brief 99th percentile of the sampled bottleneck queue from the incast on, bytes.
+  double p99_queue = 0;
+  /// @brief Time from the incast (or first join) until the queue is first back under 10% of
+  /// its peak after the peak, us (negative if it never is).
+  double drain_us = -1;
+  /// @brief Bottleneck goodput over the last quarter of the run, Gbps.
+  double tail_goodput_gbps = 0;
+  /// @brief Jain's index of long-flow goodput over the last quarter of the run.
+  double jain = 1;
+  /// @brief Mean and max FCT slowdown of the incast flows (0 if none completed).
+  double mean_slowdown = 0;
+  /// @brief Largest FCT slowdown of the incast flows.
+  double max_slowdown = 0;
+  /// @brief Drops at any port.
+  std::uint64_t drops = 0;
+  /// @brief Go-back-N timeouts over all flows.
+  std::uint64_t timeouts = 0;
+  /// @brief Packet-hops simulated.
+  std::uint64_t hops = 0;
+};
+
+/// @brief Build and run `s` with controller `cc`; the time series goes to `ts_out`.
+inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& ts_out) {
+  network_config cfg{.seed = s.seed, .sample_interval = duration{s.sample_ns}};
+  network net{cfg};
+  switch_config sw{};
+  if (cc.configure_switch) cc.configure_switch(sw);
+  const link_spec edge{.rate = bit_rate{static_cast<std::int64_t>(s.host_gbps * 1e9)},
+                       .delay = duration{s.link_delay_ns},
+                       .buffer = bytes{s.buffer_bytes}};
+  link_spec core = edge;
+  core.rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)};
+
+  std::vector<node_id> src, dst;
+  node_id q_node = 0, q_peer = 0;
+  int hops_on_path = 0;
+  if (s.topology == "star") {
+    const auto st = make_star(net, static_cast<std::size_t>(s.senders), edge, core, sw);
+    src = st.senders;
+    dst.assign(src.size(), st.receiver);
+    q_node = st.sw;
+    q_peer = st.receiver;
+    hops_on_path = 2;
+  } else {
+    const auto d = make_dumbbell(net, static_cast<std::size_t>(s.senders), edge, core, sw);
+    src = d.senders;
+    dst = d.receivers;
+    q_node = d.left;
+    q_peer = d.right;
+    hops_on_path = 3;
+  }
+  const bit_rate slowest = std::min(edge.rate, core.rate);
+  // Base RTT: propagation both ways plus one full packet and one ACK serialised per hop.
+  const duration base_rtt = duration{2 * hops_on_path * s.link_delay_ns} +
+                            hops_on_path * (cfg.mtu / slowest + cfg.control_size / slowest);
+  const cc_context ctx{.host_rate = edge.rate,
+                       .base_rtt = base_rtt,
+                       .expected_flows = s.expected_flows,
+                       .mtu = cfg.mtu};
+
+  std::vector<flow_id> long_ids, incast_ids;
+  for (int i = 0; i < s.long_flows; ++i) {
+    const timestamp start{static_cast<std::int64_t>(i * s.long_start_gap_us * 1000)};
+    const timestamp stop =
+        s.long_stop_after_us > 0
+            ? start + duration{static_cast<std::int64_t>(s.long_stop_after_us * 1000)}
+            : timestamp::max();
+    long_ids.push_back(net.add_flow({.src = src[static_cast<std::size_t>(i)],
+                                     .dst = dst[static_cast<std::size_t>(i)],
+                                     .start = start,
+                                     .stop = stop,
+                                     .cc = cc.make(ctx)}));
+  }
+  for (int i = 0; i < s.incast_flows; ++i) {
+    const auto k = static_cast<std::size_t>(s.long_flows + i);
+    incast_ids.push_back(
+        net.add_flow({.src = src[k],
+                      .dst = dst[k],
+                      .size = bytes{s.incast_size_bytes},
+                      .start = timestamp{static_cast<std::int64_t>(s.incast_at_us * 1000)},
+                      .cc = cc.make(ctx)}));
+  }
+  net.monitor_queue(q_node, q_peer, "queue_bytes");
+  for (std::size_t i = 0; i < long_ids.size(); ++i)
+    net.monitor_flow(long_ids[i], "long" + std::to_string(i));
+  const timestamp end{static_cast<std::int64_t>(s.duration_us * 1000)};
+  net.run_until(end);
+  ts_out = net.time_series();
+
+  run_summary r;
+  r.cc = cc.name;
+  const auto& q = ts_out.columns[0];
+  const timestamp event_at{static_cast<std::int64_t>(
+      (s.incast_flows > 0 ? s.incast_at_us : s.long_start_gap_us) * 1000)};
+  std::vector<double> after;
+  std::size_t peak_i = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (q[i] > q[peak_i]) peak_i = i;
+    if (ts_out.t[i] >= event_at) after.push_back(q[i]);
+  }
+  r.peak_queue = static_cast<double>(net.port_stats_toward(q_node, q_peer).max_queue.count());
+  r.p99_queue = percentile(after, 99);
+  if (!q.empty()) {
+    for (std::size_t i = peak_i; i < q.size(); ++i) {
+      if (q[i] <= 0.1 * q[peak_i]) {
+        r.drain_us =
+            static_cast<double>((ts_out.t[i] - std::min(event_at, ts_out.t[peak_i])).count()) /
+            1000.0;
+        break;
+      }
+    }
+  }
+  // Goodput and fairness over the last quarter of the run, from the sampled columns.
+  const std::size_t rows = ts_out.t.size();
+  const std::size_t from = rows - rows / 4;
+  std::vector<double> shares;
+  for (std::size_t f = 0; f < long_ids.size(); ++f) {
+    const auto& g = ts_out.columns[1 + 3 * f + 2];
+    double m = 0;
+    for (std::size_t i = from; i < rows; ++i) m += g[i] / static_cast<double>(rows - from);
+    r.tail_goodput_gbps += m;
+    if (m > 0) shares.push_back(m);
+  }
+  r.jain = jain_index(shares);
+  double sum = 0;
+  int done = 0;
+  for (const auto id : incast_ids) {
+    const auto& st = net.stats(id);
+    if (!st.completed()) continue;
+    const double sd = slowdown(st, edge.rate, base_rtt);
+    sum += sd;
+    r.max_slowdown = std::max(r.max_slowdown, sd);
+    ++done;
+  }
+  r.mean_slowdown = done ? sum / done : 0;
+  r.drops = net.drops();
+  for (flow_id f = 0; f < net.flow_count(); ++f) r.timeouts += net.stats(f).timeouts;
+  r.hops = net.packet_hops();
+  return r;
+}
+
+}  // namespace netcc::testbench
