@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// PowerTCP (INT, Algorithm 1) and theta-PowerTCP (Algorithm 2): nanoseconds per ACK, by INT hop
+// count (1, 2, 5, 8) and arithmetic policy (double, q32), plus the HPCC wire format, and the
+// controller's size in bytes (counter "state_B"). Feedback is a pre-generated ring of
+// well-formed ACKs (every ACK yields a power sample and a window update), so the numbers are
+// the full per-ACK path: GETCWND, NORMPOWER over all hops, smoothing, UPDATEWINDOW, UPDATEOLD.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <netcc/control/powertcp.hpp>
+#include <netcc/core/int_wire.hpp>
+
+namespace {
+
+using namespace netcc::literals;
+constexpr std::size_t ring = 128;  // ~40 KB of ACKs at 8 hops: stays in L2
+
+netcc::powertcp_params bench_params() {
+  return {.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 8};
+}
+
+template <class Stack>
+std::vector<netcc::basic_ack_event<Stack>> int_acks(std::size_t hops) {
+  std::mt19937_64 rng(7);
+  std::vector<netcc::basic_ack_event<Stack>> v(ring);
+  std::uint64_t ts = 0, tx = 0;
+  netcc::sequence s = 0;
+  for (auto& a : v) {
+    ts += 500 + rng() % 1000;
+    tx += 4000 + rng() % 8000;
+    s += 4096;
+    a.now = netcc::timestamp{static_cast<std::int64_t>(ts)};
+    a.ack_seq = s;
+    a.snd_nxt = s + 120'000;
+    for (std::size_t h = 0; h < hops; ++h)
+      a.hops.push({.ts = (ts + h) & netcc::modular<Stack::timestamp_clock::width>::mask,
+                   .qlen = netcc::bytes{static_cast<std::int64_t>(rng() % 80'000)},
+                   .tx_bytes = (tx / Stack::tx_counter::unit) &
+                               netcc::modular<Stack::tx_counter::width>::mask,
+                   .link_rate = 100_Gbps});
+  }
+  return v;
+}
+
+template <class Policy, class Stack>
+void BM_powertcp_ack(benchmark::State& state) {
+  using cc_t = netcc::basic_powertcp<Policy, netcc::int_power<Stack>>;
+  const auto acks = int_acks<Stack>(static_cast<std::size_t>(state.range(0)));
+  cc_t cc{bench_params()};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    cc.on_ack(acks[i++ & (ring - 1)]);
+    benchmark::DoNotOptimize(cc);
+  }
+  benchmark::DoNotOptimize(cc.cwnd());
+  state.counters["state_B"] = static_cast<double>(sizeof(cc_t));
+  state.counters["hops"] = static_cast<double>(state.range(0));
+}
+
+using stack8 = netcc::int_stack<8>;
+using wire5 = netcc::hpcc_int_format::stack;
+
+BENCHMARK(BM_powertcp_ack<netcc::arith::ieee_double, stack8>)->Arg(1)->Arg(2)->Arg(5)->Arg(8);
+BENCHMARK(BM_powertcp_ack<netcc::arith::q32, stack8>)->Arg(1)->Arg(2)->Arg(5)->Arg(8);
+BENCHMARK(BM_powertcp_ack<netcc::arith::ieee_double, netcc::int_stack<5>>)->Arg(5);
+BENCHMARK(BM_powertcp_ack<netcc::arith::ieee_double, wire5>)->Arg(1)->Arg(5);
+BENCHMARK(BM_powertcp_ack<netcc::arith::q32, wire5>)->Arg(1)->Arg(5);
+
+template <class Policy>
+void BM_theta_powertcp_ack(benchmark::State& state) {
+  using cc_t = netcc::basic_powertcp<Policy, netcc::rtt_power>;
+  std::mt19937_64 rng(9);
+  std::vector<netcc::rtt_event> v(ring);
+  std::int64_t t = 0;
+  netcc::sequence s = 0;
+  for (auto& e : v) {
+    t += 500 + static_cast<std::int64_t>(rng() % 1000);
+    s += 4096;
+    e = {.now = netcc::timestamp{t},
+         .rtt = netcc::duration{10'000 + static_cast<std::int64_t>(rng() % 5000)},
+         .acked = 4096_B,
+         .ack_seq = s,
+         .snd_nxt = s + 120'000};
+  }
+  cc_t cc{
+      netcc::theta_powertcp_params{.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 8}};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    cc.on_ack(v[i++ & (ring - 1)]);
+    benchmark::DoNotOptimize(cc);
+  }
+  state.counters["state_B"] = static_cast<double>(sizeof(cc_t));
+}
+BENCHMARK(BM_theta_powertcp_ack<netcc::arith::ieee_double>);
+BENCHMARK(BM_theta_powertcp_ack<netcc::arith::q32>);
+
+template <class C>
+void BM_powertcp_outputs(benchmark::State& state) {
+  C cc{};
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(cc.cwnd());
+    benchmark::DoNotOptimize(cc.pacing_rate());
+  }
+}
+BENCHMARK(BM_powertcp_outputs<netcc::powertcp>);
+BENCHMARK(BM_powertcp_outputs<netcc::basic_powertcp<netcc::arith::q32>>);
+
+}  // namespace

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// Fuzz harness: theta-PowerTCP (netcc/control/powertcp.hpp, NSDI'22 §3.5, Algorithm 2), double
+// and q32, over decoded RTT/completion sequences: RTTs zero, negative, huge, decreasing;
+// timestamps equal, decreasing, jumping; cumulative ACKs duplicated and reordered; arbitrary
+// parameters. Invariants after every event:
+//   * window finite; cwnd() within [min_cwnd, max_cwnd], pacing_rate() within
+//     [min_rate, max_rate] of the parameters in force;
+//   * bounded increase: the window never exceeds max(previous,
+//     gamma * (HostBw*tau + beta) + (1 - gamma) * previous);
+//   * once per RTT: the window only changes on an ACK at or past the snd_nxt recorded at the
+//     previous change (Algorithm 2 line 17), so two changes need an ACK that reached the mark;
+//   * an exact duplicate completion leaves the smoothed power unchanged (dt = 0);
+//   * tau never rises in min-RTT mode once it has a sample, and is the configured one otherwise.
+#include <netcc/control/powertcp.hpp>
+
+#include "fuzz_common.hpp"
+
+namespace {
+
+using netcc::fuzz::byte_reader;
+
+netcc::theta_powertcp_params read_params(byte_reader& in) {
+  netcc::theta_powertcp_params p;
+  if (in.boolean()) return p;
+  p.gamma = static_cast<double>(in.u16()) / 65535.0 * (in.boolean() ? 1.0 : 1.5);
+  p.host_rate = netcc::bit_rate{static_cast<std::int64_t>(in.below(900'000'000'001ULL)) - 1000};
+  p.base_rtt = netcc::duration{static_cast<std::int64_t>(in.below(2'000'001)) - 10};
+  p.expected_flows = static_cast<std::int64_t>(in.u16()) - 2;
+  p.beta = netcc::bytes{static_cast<std::int64_t>(in.u32()) - 1000};
+  p.cwnd_init = netcc::bytes{static_cast<std::int64_t>(in.u32()) - 1000};
+  p.min_cwnd = netcc::bytes{static_cast<std::int64_t>(in.u32() % 200'000) - 10};
+  p.max_cwnd = netcc::bytes{static_cast<std::int64_t>(in.u32())};
+  p.min_rate = netcc::bit_rate{static_cast<std::int64_t>(in.below(100'000'000'000ULL)) - 10};
+  p.max_rate = netcc::bit_rate{static_cast<std::int64_t>(in.below(900'000'000'000ULL))};
+  p.tau_source = in.boolean() ? netcc::powertcp_tau::min_rtt : netcc::powertcp_tau::configured;
+  p.line_rate_first_rtt = in.boolean();
+  return p;
+}
+
+template <class C>
+struct checker {
+  C cc;
+  double prev_w;
+  bool changed_once = false;
+  netcc::sequence mark = 0;  // snd_nxt at the last window change
+
+  explicit checker(const netcc::theta_powertcp_params& p)
+      : cc(p), prev_w(netcc::to_double(cc.window())) {}
+
+  void step(const netcc::rtt_event& e, bool duplicate) {
+    const double p_before = netcc::to_double(cc.norm_power());
+    const netcc::duration tau_before = cc.tau();
+    cc.on_ack(e);
+    const auto p = cc.params();
+    const double w = netcc::to_double(cc.window());
+    NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.window()));
+    NETCC_FUZZ_CHECK(cc.cwnd() >= p.min_cwnd && cc.cwnd() <= p.max_cwnd);
+    const netcc::bit_rate max_rate = p.max_rate > netcc::bit_rate::zero()
+                                         ? (p.max_rate < p.min_rate ? p.min_rate : p.max_rate)
+                                         : (p.host_rate < p.min_rate ? p.min_rate : p.host_rate);
+    NETCC_FUZZ_CHECK(cc.pacing_rate() >= p.min_rate && cc.pacing_rate() <= max_rate);
+    const double cap = static_cast<double>(p.max_cwnd.count());
+    double bdp = static_cast<double>((p.host_rate * cc.tau()).count());
+    if (bdp > cap) bdp = cap;
+    const double beta = netcc::to_double(cc.beta());
+    const double bound = p.gamma * (bdp + beta) + (1 - p.gamma) * prev_w;
+    // q32 rounds gamma to 2^-33: allow that much of the terms.
+    const double tol = 1e-9 * (bdp + std::abs(beta) + prev_w) + 1e-3;
+    NETCC_FUZZ_CHECK(w <= std::max(prev_w, bound) + tol);
+    if (w != prev_w) {  // a window update: only when the ACK reached the last mark
+      if (changed_once) NETCC_FUZZ_CHECK(netcc::seq_geq(e.ack_seq, mark));
+      changed_once = true;
+      mark = e.snd_nxt;
+    }
+    if (duplicate) NETCC_FUZZ_CHECK(netcc::to_double(cc.norm_power()) == p_before);
+    if (p.tau_source == netcc::powertcp_tau::configured) {
+      NETCC_FUZZ_CHECK(cc.tau() == p.base_rtt);
+    } else if (tau_before != p.base_rtt) {
+      NETCC_FUZZ_CHECK(cc.tau() <= tau_before);
+    }
+    prev_w = w;
+  }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  byte_reader in(data, size);
+  const auto params = read_params(in);
+  checker<netcc::theta_powertcp> d{params};
+  checker<netcc::basic_powertcp<netcc::arith::q32, netcc::rtt_power>> f{params};
+  netcc::rtt_event last{};
+  std::int64_t now = static_cast<std::int64_t>(in.u64() >> 2);
+  netcc::sequence seq = in.u64();
+  for (int k = 0; k < 512 && !in.empty(); ++k) {
+    const std::uint8_t op = in.u8();
+    if (op % 5 == 0) {  // exact duplicate
+      d.step(last, true);
+      f.step(last, true);
+      continue;
+    }
+    now += in.small_step(20'000);
+    std::int64_t rtt;
+    switch (in.u8() % 6) {
+      case 0:
+        rtt = 0;
+        break;
+      case 1:
+        rtt = -static_cast<std::int64_t>(in.below(100'000));
+        break;
+      case 2:
+        rtt = in.i64();
+        break;  // anything, huge included
+      case 3:
+        rtt = last.rtt.count() - static_cast<std::int64_t>(in.below(5'000));
+        break;
+      default:
+        rtt = static_cast<std::int64_t>(in.below(200'000)) + 1;
+        break;
+    }
+    seq += static_cast<std::uint64_t>(in.small_step(60'000));
+    const netcc::rtt_event e{.now = netcc::timestamp{now},
+                             .rtt = netcc::duration{rtt},
+                             .acked = netcc::bytes{1000},
+                             .ack_seq = seq,
+                             .snd_nxt = seq + in.below(400'000)};
+    d.step(e, false);
+    f.step(e, false);
+    last = e;
+  }
+  return 0;
+}

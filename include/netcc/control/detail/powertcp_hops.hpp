@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Internals of netcc/control/powertcp.hpp: the compact per-hop INT record PowerTCP
+/// keeps between ACKs (Algorithm 1's `prevInt`), and small saturating helpers.
+///
+/// A record holds what NORMPOWER (PowerTCP NSDI'22, Algorithm 1 lines 11-13) differences
+/// against: the raw timestamp and tx-byte counter, reduced modulo their wire widths, the queue
+/// length in bytes, and the link rate (only to detect a path change). When the timestamp and
+/// counter widths fit together in 64 bits (HPCC's 24 + 20 bits), they share one word and a
+/// record costs 16 bytes; with 64-bit clocks or counters it costs 24 bytes.
+///
+/// Queue lengths are kept in 32 bits (saturating at 4 GiB - 1; the HPCC wire format tops out at
+/// 10.5 MB) and link rates in whole Mbps (saturating at 4.29 Pbps); a rate change below 1 Mbps
+/// is not seen as a path change.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "netcc/core/arith.hpp"
+#include "netcc/core/detail/int128.hpp"
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/core/wrap.hpp"
+
+namespace netcc::detail {
+
+/// Saturating a + b.
+[[nodiscard]] constexpr std::int64_t powertcp_sat_add(std::int64_t a, std::int64_t b) noexcept {
+  return saturate_i64(i128{a} + b);
+}
+
+/// Queue length as kept in a record: clamped to [0, 2^32 - 1] bytes.
+[[nodiscard]] constexpr std::uint32_t powertcp_qlen32(bytes q) noexcept {
+  if (q.count() <= 0) return 0;
+  return q.count() >= 0xFFFF'FFFFLL ? 0xFFFF'FFFFU : static_cast<std::uint32_t>(q.count());
+}
+
+/// Link rate as kept in a record: whole Mbps, clamped to [0, 2^32 - 1].
+[[nodiscard]] constexpr std::uint32_t powertcp_rate32(bit_rate r) noexcept {
+  const std::int64_t mbps = r.bps() / 1'000'000;
+  if (mbps <= 0) return 0;
+  return mbps >= 0xFFFF'FFFFLL ? 0xFFFF'FFFFU : static_cast<std::uint32_t>(mbps);
+}
+
+/// One hop's normalised power, NORMPOWER lines 12-19 (PowerTCP NSDI'22 Algorithm 1):
+/// (lambda / b) * ((qlen + b*tau) / (b*tau)) with lambda = (dqlen + dtxBytes) / dt, clamped to
+/// [0, pmax] (a negative current is counter noise; see the public header).
+///
+/// Double computes it in floating point with a single division,
+/// dbytes * (qlen*8e9 + b*tau) * 8e9 / (dt * b * b * tau) (units: bytes, ns, bps). Other number
+/// types stay in integers: the rate through netcc's units (rounded toward zero to 1 bps) and the
+/// BDP in whole bytes (a zero BDP saturates), each turned into T by netcc::ratio.
+/// dt > 0, b > 0 and tau > 0 are the caller's to ensure.
+template <Number T>
+[[nodiscard]] constexpr T powertcp_hop_power(std::int64_t dbytes, duration dt, std::int64_t qlen,
+                                             bit_rate b, duration tau, T pmax) noexcept {
+  const T zero = num<T>(0);
+  if constexpr (std::is_same_v<T, double>) {
+    const double bt = static_cast<double>(b.bps()) * static_cast<double>(tau.count());
+    const double p = static_cast<double>(dbytes) * 8e9 * (static_cast<double>(qlen) * 8e9 + bt) /
+                     (static_cast<double>(dt.count()) * static_cast<double>(b.bps()) * bt);
+    return clamp_num(p, zero, pmax);
+  } else {
+    const T one = num<T>(1);
+    const T current = clamp_num(ratio<T>((bytes{dbytes} / dt).bps(), b.bps()), zero, pmax);
+    const T voltage = clamp_num(one + ratio<T>(qlen, (b * tau).count()), one, pmax);
+    return clamp_num(current * voltage, zero, pmax);
+  }
+}
+
+/// The previous INT record of one hop. Primary template: timestamp and counter in separate
+/// 64-bit words (their widths do not fit one word together).
+template <ClockTraits Clock, CounterTraits Counter,
+          bool Packed = (Clock::width + Counter::width <= 64)>
+struct powertcp_hop_record {
+  std::uint64_t ts_raw = 0;
+  std::uint64_t tx_raw = 0;
+  std::uint32_t qlen = 0;  // bytes, see powertcp_qlen32
+  std::uint32_t rate = 0;  // Mbps, see powertcp_rate32
+
+  [[nodiscard]] constexpr std::uint64_t ts() const noexcept { return ts_raw; }
+  [[nodiscard]] constexpr std::uint64_t tx() const noexcept { return tx_raw; }
+  constexpr void store(const int_hop& h) noexcept {
+    ts_raw = modular<Clock::width>::wrap(h.ts);
+    tx_raw = modular<Counter::width>::wrap(h.tx_bytes);
+    qlen = powertcp_qlen32(h.qlen);
+    rate = powertcp_rate32(h.link_rate);
+  }
+};
+
+/// Packed record: timestamp in the low Clock::width bits of one word, counter above it.
+template <ClockTraits Clock, CounterTraits Counter>
+struct powertcp_hop_record<Clock, Counter, true> {
+  std::uint64_t word = 0;
+  std::uint32_t qlen = 0;  // bytes, see powertcp_qlen32
+  std::uint32_t rate = 0;  // Mbps, see powertcp_rate32
+
+  [[nodiscard]] constexpr std::uint64_t ts() const noexcept {
+    return modular<Clock::width>::wrap(word);
+  }
+  [[nodiscard]] constexpr std::uint64_t tx() const noexcept {
+    return modular<Counter::width>::wrap(word >> Clock::width);
+  }
+  constexpr void store(const int_hop& h) noexcept {
+    word = modular<Clock::width>::wrap(h.ts) |
+           (modular<Counter::width>::wrap(h.tx_bytes) << Clock::width);
+    qlen = powertcp_qlen32(h.qlen);
+    rate = powertcp_rate32(h.link_rate);
+  }
+};
+
+}  // namespace netcc::detail

@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief PowerTCP (INT) and theta-PowerTCP (RTT): one power-based window control law over two
+/// signal policies.
+///
+/// Paper: Vamsi Addanki, Oliver Michel, Stefan Schmid, "PowerTCP: Pushing the Performance
+/// Limits of Datacenter Networks", USENIX NSDI 2022.
+///
+/// What is implemented
+/// - The control law, Eq. 7 / Algorithm 1 line 27 (= Algorithm 2 line 20):
+///   \f$ w \leftarrow \gamma\,(w_{old}/\Gamma_{norm} + \beta) + (1-\gamma)\,w \f$, with
+///   \f$ w_{old} \f$ the window in force when the acknowledged data was sent (GETCWND by
+///   sequence, UPDATEOLD once per RTT, lines 3 and 7, via netcc::window_history), the
+///   time-weighted smoothing of the normalised power over tau (line 23 / Alg. 2 line 13, via
+///   netcc::time_weight), pacing rate = cwnd / tau (line 6), line-rate sending in the first RTT
+///   and cwnd_init = HostBw * tau (§3.3 "Parameters").
+/// - Two signal policies of one template, netcc::basic_powertcp<Policy, Signal>:
+///   | signal                | normalised power                                     | window update | alias                 |
+///   | --------------------- | ---------------------------------------------------- | ------------- | --------------------- |
+///   | netcc::int_power<S>   | Algorithm 1 NORMPOWER (Eq. 6): per hop ((dq/dt + tx rate)/b) * ((qlen + b*tau)/(b*tau)), max over hops | every ACK with a new sample (Alg. 1) | netcc::powertcp |
+///   | netcc::rtt_power      | Eq. 8 / Algorithm 2: (dRTT/dt + 1) * RTT / tau        | once per RTT (Alg. 2 lines 17-22) | netcc::theta_powertcp |
+/// - tau: the configured base RTT, or the minimum RTT observed (§3.3 "If baseRTT is not
+///   precisely known, an alternative is to keep track of minimum observed RTT").
+///
+/// Defaults (netcc::basic_powertcp_params) and their sources
+/// - gamma = 0.9: §3.3 "Parameters" ("We recommend gamma = 0.9"), also §4.1.
+/// - beta = HostBw * tau / N: §3.3 "Parameters" (`beta = 0` in the params means "derive it").
+/// - cwnd_init = HostBw * tau, line rate in the first RTT: §3.3 "Parameters".
+/// - HostBw = 25 Gbps: §4.1 ("HostBw is set to the server NIC bandwidth"; server links 25 Gbps).
+/// - tau = 28 us: §4.1 sets tau to the maximum RTT of the evaluation fat-tree; its longest path
+///   (host-ToR-Agg-Core-Agg-ToR-host, 1+1+5+5+1+1 us one way) gives 28 us of propagation.
+/// - N (expected_flows) = 1: the paper gives no number; 1 is the formula with no sharing
+///   expected. Set it to the expected number of flows on the NIC.
+/// - min_cwnd = 1500 B, max_cwnd = 2^31 - 1 B, min_rate = 0, max_rate = HostBw: not in the paper
+///   (netcc: one MTU so a flow can always send; the range of the q32 policy; the NIC rate).
+///
+/// Decisions the paper leaves open (each tested in tests/control/powertcp_test.cpp)
+/// - First ACK: no previous record, so no power sample; the records are stored and the window
+///   is left at cwnd_init. The first sample initialises the smoothed power (no average with an
+///   undefined start value).
+/// - dt <= 0: no division. dt == 0 (a duplicate) gives no sample and keeps the stored record;
+///   dt < 0 (a reordered ACK, or a gap above half the timestamp range) gives no sample and
+///   re-synchronises the record. An ACK without any sample leaves the smoothed power alone and,
+///   for PowerTCP, the window too (Algorithm 1 updates on new feedback; a duplicate carries none).
+/// - Path change: a hop count or a link rate that differs from the stored records resets the
+///   per-hop history (the ACK then counts as a first ACK); more hops than the signal can hold
+///   forgets the history and gives no sample.
+/// - Wrapped counters: timestamp and tx-byte deltas are taken modulo their widths
+///   (netcc::wrapping_clock, netcc::wrapping_counter from the event's feedback traits).
+/// - Near-zero power, bounded increase: by Property 1 the power at the bottleneck is at least
+///   b * w_old (the aggregate window contains this flow's), so w_old / Gamma_norm <= b * tau. The
+///   multiplicative term is therefore capped at HostBw * tau (this flow cannot use more than its
+///   NIC), and it is computed without dividing by a power below w_old / (HostBw * tau). One update
+///   raises the window by at most gamma * (HostBw * tau + beta).
+///
+/// Deviations from the paper, and why
+/// - A per-hop current (dq/dt + tx rate), and theta-PowerTCP's (dRTT/dt + 1), below zero is
+///   taken as zero: an arrival rate cannot be negative; a negative value is counter noise.
+/// - The normalised power is clamped to [0, 2^30]; above it w_old / power is below 2 bytes for
+///   every window the policies represent, so the clamp changes no window.
+/// - Algorithm 1 line 20 picks the hop with the strictly largest power starting from 0, so an
+///   all-idle path (power 0 everywhere) would never set Delta t; netcc takes the first valid hop
+///   as the initial candidate (ties keep the earlier hop).
+/// - Line 23 with Delta t > tau would give the old value a negative weight; the weight is
+///   min(Delta t, tau)/tau (netcc::time_weight).
+/// - For PowerTCP (INT), the minimum-RTT tau needs an RTT sample on the ACK; it is used when
+///   the event type has one (netcc::RttFeedback) and is non-zero.
+/// - GETCWND(ack.seq) looks up the last acknowledged byte, ack_seq - 1: the data an ACK with
+///   cumulative ack_seq acknowledges ends there. UPDATEOLD records cwnd from snd_nxt on.
+/// - Invalid parameters are not rejected by the controller (it never fails): each invalid field
+///   falls back to its default, max_cwnd to at least min_cwnd; call netcc::validate() to see them.
+///
+/// @code
+/// using namespace netcc::literals;
+/// netcc::powertcp cc{{.host_rate = 100_Gbps, .base_rtt = 20_us, .expected_flows = 8}};
+/// netcc::ack_event a{.now = netcc::timestamp{1000}, .ack_seq = 1500, .snd_nxt = 9000};
+/// a.hops.push({.ts = 1000, .qlen = 0_B, .tx_bytes = 0, .link_rate = 100_Gbps});
+/// cc.on_ack(a);
+/// netcc::bytes w = cc.cwnd();              // bytes
+/// netcc::bit_rate r = cc.pacing_rate();    // line rate in the first RTT, then cwnd / tau
+/// @endcode
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "netcc/control/detail/powertcp_hops.hpp"
+#include "netcc/core/arith.hpp"
+#include "netcc/core/ewma.hpp"
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/per_rtt.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/core/validation.hpp"
+#include "netcc/core/window_history.hpp"
+#include "netcc/core/wrap.hpp"
+
+namespace netcc {
+
+/// @brief Where PowerTCP's tau (base RTT) comes from (§3.3).
+enum class powertcp_tau : std::uint8_t {
+  configured,  ///< the configured base_rtt ("must be configured at compile time")
+  min_rtt,     ///< the minimum RTT sample observed (base_rtt until the first sample)
+};
+
+/// @brief Names the parameter set of PowerTCP with INT (Algorithm 1): fields validate as
+/// "powertcp.<field>".
+struct powertcp_int_tag {
+  /// @brief Prefix of field names in validation errors.
+  static constexpr const char* name = "powertcp";
+};
+
+/// @brief Names the parameter set of theta-PowerTCP (Algorithm 2): fields validate as
+/// "theta_powertcp.<field>".
+struct powertcp_rtt_tag {
+  /// @brief Prefix of field names in validation errors.
+  static constexpr const char* name = "theta_powertcp";
+};
+
+/// @brief Parameters of PowerTCP and theta-PowerTCP, with the paper's defaults (§3.3, §4.1).
+///
+/// The two controllers share the law and so the fields; `Tag` only names them in validation
+/// errors. Zero in `beta`, `cwnd_init` or `max_rate` means "derive it as the paper does".
+/// @tparam Tag netcc::powertcp_int_tag or netcc::powertcp_rtt_tag
+/// @code
+/// using namespace netcc::literals;
+/// netcc::powertcp_params p{.host_rate = 100_Gbps, .base_rtt = 20_us, .expected_flows = 8};
+/// // beta = 100 Gbps * 20 us / 8 = 31250 B; cwnd_init = 250000 B
+/// @endcode
+template <class Tag>
+struct basic_powertcp_params {
+  /// @brief EWMA parameter gamma in (0, 1] (§3.3: 0.9).
+  double gamma = 0.9;
+  /// @brief HostBw, the NIC bandwidth (§4.1: the 25 Gbps server NIC).
+  bit_rate host_rate{25'000'000'000};
+  /// @brief tau, the base RTT (§4.1: the maximum RTT of the topology, 28 us of propagation).
+  duration base_rtt{28'000};
+  /// @brief N, the expected number of flows sharing the host NIC (no paper value; 1).
+  std::int64_t expected_flows = 1;
+  /// @brief Additive increase beta; 0 derives HostBw * tau / N (§3.3).
+  bytes beta{0};
+  /// @brief Initial window; 0 derives HostBw * tau (§3.3).
+  bytes cwnd_init{0};
+  /// @brief Smallest window (netcc: one MTU).
+  bytes min_cwnd{1500};
+  /// @brief Largest window (netcc: the q32 range, 2^31 - 1 B).
+  bytes max_cwnd{0x7FFF'FFFF};
+  /// @brief Smallest pacing rate.
+  bit_rate min_rate{0};
+  /// @brief Largest pacing rate; 0 means host_rate.
+  bit_rate max_rate{0};
+  /// @brief Where tau comes from.
+  powertcp_tau tau_source = powertcp_tau::configured;
+  /// @brief Pace at host_rate until the first window update (§3.3 "line rate in the first RTT").
+  bool line_rate_first_rtt = true;
+};
+
+/// @brief Parameters of PowerTCP with INT (Algorithm 1).
+using powertcp_params = basic_powertcp_params<powertcp_int_tag>;
+/// @brief Parameters of theta-PowerTCP (Algorithm 2).
+using theta_powertcp_params = basic_powertcp_params<powertcp_rtt_tag>;
+
+/// @brief The largest window the controllers accept (the q32 integer range).
+inline constexpr bytes powertcp_window_limit{0x7FFF'FFFF};
+
+/// @brief Check PowerTCP / theta-PowerTCP parameters; every error names
+/// "<powertcp|theta_powertcp>.<field>", the value and the rule.
+/// @code
+/// auto v = netcc::validate(netcc::powertcp_params{.gamma = 1.5});
+/// // v[0].message() == "powertcp.gamma = 1.5: must be in (0, 1]"
+/// @endcode
+template <class Tag>
+[[nodiscard]] validation validate(const basic_powertcp_params<Tag>& p) {
+  const std::string n = std::string(Tag::name) + ".";
+  validation v;
+  v.check(p.gamma > 0 && p.gamma <= 1, n + "gamma", p.gamma, "must be in (0, 1]");
+  v.check(p.host_rate > bit_rate::zero(), n + "host_rate", p.host_rate, "must be positive");
+  v.check(p.base_rtt > duration::zero(), n + "base_rtt", p.base_rtt, "must be positive");
+  v.check(p.expected_flows >= 1, n + "expected_flows", p.expected_flows, "must be at least 1");
+  v.check(p.beta >= bytes::zero(), n + "beta", p.beta,
+          "must be non-negative (0 derives host_rate * base_rtt / expected_flows)");
+  v.check(p.min_cwnd >= bytes{1}, n + "min_cwnd", p.min_cwnd, "must be at least one byte");
+  v.check(p.max_cwnd >= p.min_cwnd, n + "max_cwnd", p.max_cwnd, "must be at least min_cwnd");
+  v.check(p.max_cwnd <= powertcp_window_limit, n + "max_cwnd", p.max_cwnd,
+          "must be at most 2147483647 B (the q32 range)");
+  v.check(p.cwnd_init >= bytes::zero(), n + "cwnd_init", p.cwnd_init,
+          "must be non-negative (0 derives host_rate * base_rtt)");
+  if (p.cwnd_init > bytes::zero())
+    v.check(p.cwnd_init >= p.min_cwnd && p.cwnd_init <= p.max_cwnd, n + "cwnd_init", p.cwnd_init,
+            "must be within [min_cwnd, max_cwnd]");
+  v.check(p.min_rate >= bit_rate::zero(), n + "min_rate", p.min_rate, "must be non-negative");
+  v.check(p.max_rate >= bit_rate::zero(), n + "max_rate", p.max_rate,
+          "must be non-negative (0 means host_rate)");
+  const bit_rate eff_max = p.max_rate > bit_rate::zero() ? p.max_rate : p.host_rate;
+  v.check(eff_max >= p.min_rate, n + "max_rate", eff_max, "must be at least min_rate");
+  v.check(p.tau_source == powertcp_tau::configured || p.tau_source == powertcp_tau::min_rtt,
+          n + "tau_source", static_cast<int>(p.tau_source), "must be configured or min_rtt");
+  return v;
+}
+
+/// @brief One normalised-power measurement from a signal policy: valid, the power
+/// (Gamma_norm, dimensionless; 1 = the bottleneck exactly full with an empty queue) and the
+/// interval it covers (Algorithm 1 line 21's Delta t).
+/// @tparam T the arithmetic policy's number type
+template <Number T>
+struct power_sample {
+  /// @brief False when the event gave no measurement (first ACK, dt <= 0, path change).
+  bool valid = false;
+  /// @brief The normalised power.
+  T power{};
+  /// @brief The interval the measurement spans.
+  duration dt{};
+};
+
+/// @brief Largest normalised power a signal reports (see the deviations in the file comment).
+template <Number T>
+[[nodiscard]] constexpr T powertcp_max_power() noexcept {
+  return num<T>(1073741824.0);  // 2^30
+}
+
+/// @brief PowerTCP's INT signal (Algorithm 1 NORMPOWER, lines 8-22): the normalised power of
+/// the most congested hop and its dt, from the hop records of this ACK and of the previous one.
+///
+/// Keeps one compact record per hop (16 B when the stack's timestamp and counter widths fit in
+/// 64 bits together, as HPCC's 24 + 20 bits do; 24 B otherwise).
+/// @tparam Stack the INT stack type the events carry (its clock and counter traits and capacity)
+/// @code
+/// using wire = netcc::hpcc_int_format;   // from netcc/core/int_wire.hpp
+/// netcc::basic_powertcp<netcc::arith::q32, netcc::int_power<wire::stack>> cc{{}};
+/// @endcode
+template <class Stack = int_stack<>>
+class int_power {
+  using clock = typename Stack::timestamp_clock;
+  using counter = typename Stack::tx_counter;
+  using record = detail::powertcp_hop_record<clock, counter>;
+  static constexpr std::uint8_t no_history = 0xFF;
+  static_assert(Stack::max_hops < no_history, "int_power: at most 254 hops");
+
+ public:
+  /// @brief Validation prefix of the parameters: "powertcp".
+  using params_tag = powertcp_int_tag;
+  /// @brief Algorithm 1 updates the window on every ACK (with a new sample).
+  static constexpr bool once_per_rtt = false;
+  /// @brief Capacity in hops.
+  static constexpr std::size_t max_hops = Stack::max_hops;
+  /// @brief Events this signal reads: INT ACKs whose clock and counter traits are the stack's.
+  template <class E>
+  static constexpr bool accepts = [] {
+    if constexpr (IntFeedback<E>) {
+      return std::is_same_v<typename feedback_traits<E>::timestamp_clock, clock> &&
+             std::is_same_v<typename feedback_traits<E>::tx_counter, counter>;
+    } else {
+      return false;
+    }
+  }();
+
+  /// @brief NORMPOWER(ack): per hop i with dt_i > 0 (line 11),
+  /// qdot = dqlen/dt (line 12), mu = dtxBytes/dt (line 13), lambda = qdot + mu (line 14),
+  /// v = qlen + b*tau (lines 15-16), Gamma'/e = lambda*v/(b^2*tau) (lines 17-19); the largest
+  /// and its dt (lines 20-21). Stores this ACK's records as prevInt (line 7).
+  template <Number T, class E>
+  requires accepts<E>
+  constexpr power_sample<T> sample(const E& e, duration tau) noexcept {
+    using ft = feedback_traits<E>;
+    const std::size_t n = ft::hop_count(e);
+    if (n > max_hops) {  // cannot hold this path: forget it, no sample
+      count_ = no_history;
+      return {};
+    }
+    bool same_path = count_ == n;
+    for (std::size_t i = 0; same_path && i < n; ++i)
+      same_path = rec_[i].rate == detail::powertcp_rate32(ft::hop(e, i).link_rate);
+    if (!same_path) {  // first ACK or path change: store, no sample
+      for (std::size_t i = 0; i < n; ++i) rec_[i].store(ft::hop(e, i));
+      count_ = static_cast<std::uint8_t>(n);
+      return {};
+    }
+    const T pmax = powertcp_max_power<T>();
+    power_sample<T> best;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int_hop h = ft::hop(e, i);
+      record& r = rec_[i];
+      const duration dt = clock::diff(h.ts, r.ts());  // line 11: dt = H[i].ts - prevInt[i].ts
+      if (dt <= duration::zero()) {
+        if (dt < duration::zero()) r.store(h);  // reordered or beyond half the range: resync
+        continue;                               // dt == 0: a duplicate; keep the record
+      }
+      const std::uint32_t q32 = detail::powertcp_qlen32(h.qlen);
+      const std::int64_t dq = static_cast<std::int64_t>(q32) - static_cast<std::int64_t>(r.qlen);
+      const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());
+      r.store(h);
+      const bit_rate b = h.link_rate;
+      if (b <= bit_rate::zero()) continue;  // e = b^2 tau = 0: cannot normalise this hop
+      // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
+      // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
+      const T p =
+          detail::powertcp_hop_power<T>(detail::powertcp_sat_add(dq, dtx), dt, q32, b, tau, pmax);
+      if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
+    }
+    return best;
+  }
+
+  /// @brief Hops in the stored history (0 before the first ACK).
+  [[nodiscard]] constexpr std::size_t hops() const noexcept {
+    return count_ == no_history ? 0 : count_;
+  }
+
+ private:
+  std::array<record, max_hops> rec_{};
+  std::uint8_t count_ = no_history;
+};
+
+/// @brief theta-PowerTCP's RTT signal (Eq. 8, Algorithm 2 NORMPOWER, lines 10-13):
+/// Gamma_norm = (dRTT/dt + 1) * RTT / tau, from consecutive RTT samples.
+/// @code
+/// netcc::theta_powertcp cc{{.base_rtt = netcc::duration{20'000}}};
+/// cc.on_ack(netcc::rtt_event{.now = netcc::timestamp{5000}, .rtt = netcc::duration{21'000}});
+/// @endcode
+class rtt_power {
+ public:
+  /// @brief Validation prefix of the parameters: "theta_powertcp".
+  using params_tag = powertcp_rtt_tag;
+  /// @brief Algorithm 2 lines 17-22: the window changes once per RTT.
+  static constexpr bool once_per_rtt = true;
+  /// @brief Events this signal reads: cumulative ACKs (for GETCWND and the per-RTT gate) with an
+  /// RTT sample.
+  template <class E>
+  static constexpr bool accepts = AckFeedback<E>&& RttFeedback<E>;
+
+  /// @brief NORMPOWER(ack): dt = t_c - t_c^prev (line 11), thetadot = (RTT - prevRTT)/dt
+  /// (line 12), Gamma_norm = (thetadot + 1) * RTT / tau (line 13); remembers RTT and t_c
+  /// (lines 7-8). A zero or negative RTT (no sample) is ignored.
+  template <Number T, class E>
+  requires accepts<E>
+  constexpr power_sample<T> sample(const E& e, duration tau) noexcept {
+    using ft = feedback_traits<E>;
+    const duration rtt = ft::rtt(e);
+    const timestamp now = ft::now(e);
+    if (rtt <= duration::zero()) return {};
+    if (!have_prev_) {  // first sample: nothing to difference against
+      remember(rtt, now);
+      return {};
+    }
+    const duration dt{detail::powertcp_sat_add(now.count(), -prev_t_.count())};  // line 11
+    if (dt <= duration::zero()) {
+      if (dt < duration::zero()) remember(rtt, now);  // reordered: resync
+      return {};                                      // dt == 0: keep the earlier sample
+    }
+    const T zero = num<T>(0), one = num<T>(1), pmax = powertcp_max_power<T>();
+    const std::int64_t drtt = detail::powertcp_sat_add(rtt.count(), -prev_rtt_.count());
+    const T current = clamp_num(ratio<T>(drtt, dt.count()) + one, zero, pmax);    // thetadot + 1
+    const T voltage = clamp_num(ratio<T>(rtt.count(), tau.count()), zero, pmax);  // RTT / tau
+    remember(rtt, now);
+    return {true, clamp_num(current * voltage, zero, pmax), dt};  // line 13
+  }
+
+ private:
+  constexpr void remember(duration rtt, timestamp now) noexcept {
+    prev_rtt_ = rtt;
+    prev_t_ = now;
+    have_prev_ = true;
+  }
+  duration prev_rtt_{};
+  timestamp prev_t_{};
+  bool have_prev_ = false;
+};
+
+/// @brief The PowerTCP control law (Eq. 7, Algorithm 1 / Algorithm 2) over a power signal.
+///
+/// Per ACK (`on_ack`): GETCWND (line 3), NORMPOWER through `Signal` (line 4), the smoothing of
+/// line 23, UPDATEWINDOW (line 5/27; once per RTT for theta-PowerTCP, Alg. 2 line 17), pacing
+/// rate = cwnd/tau (line 6), UPDATEOLD once per RTT (line 7). No allocation, no clock reads;
+/// cwnd() and pacing_rate() are finite and within [min, max] after any event sequence.
+///
+/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
+/// @tparam Signal netcc::int_power<Stack> (PowerTCP) or netcc::rtt_power (theta-PowerTCP)
+/// @code
+/// using namespace netcc::literals;
+/// netcc::theta_powertcp cc{{.host_rate = 100_Gbps, .base_rtt = 20_us,
+///                          .tau_source = netcc::powertcp_tau::min_rtt}};
+/// cc.on_ack(netcc::rtt_event{.now = netcc::timestamp{30'000}, .rtt = 21_us,
+///                            .ack_seq = 1000, .snd_nxt = 250'000});
+/// auto w = cc.cwnd();   // cwnd_init = 250000 B until the first update
+/// @endcode
+template <ArithmeticPolicy Policy = arith::ieee_double, class Signal = int_power<>>
+class basic_powertcp {
+ public:
+  /// @brief The number type of the law.
+  using value_type = typename Policy::value_type;
+  /// @brief The signal policy.
+  using signal_type = Signal;
+  /// @brief The parameter struct (netcc::powertcp_params or netcc::theta_powertcp_params).
+  using params_type = basic_powertcp_params<typename Signal::params_tag>;
+
+  /// @brief A controller with parameters `p` (invalid fields fall back as the file says).
+  constexpr explicit basic_powertcp(const params_type& p = {}) noexcept { configure(p); }
+
+  /// @brief NEWACK(ack): Algorithm 1 lines 2-7 (Algorithm 2 lines 2-9).
+  template <class E>
+  requires(Signal::template accepts<E>) constexpr void on_ack(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    const sequence ack = ft::ack_seq(e);
+    const sequence nxt = ft::snd_nxt(e);
+    if constexpr (RttFeedback<E>) track_tau(ft::rtt(e));
+    const sequence last_acked = ack - 1;  // the acknowledged data ends here (file comment)
+    // Data sent before the first ACK went out under cwnd_init.
+    if (hist_.size() == 0) hist_.remember(last_acked, cwnd_);
+    const value_type cwnd_old = hist_.window_at(last_acked, cwnd_);  // line 3: GETCWND
+    const power_sample<value_type> s = signal_.template sample<value_type>(e, tau_);  // line 4
+    if (s.valid) {
+      if (flags_ & have_power) {  // line 23: smoothing over tau, weight min(dt, tau)/tau
+        smooth_ = smooth_ + time_weight<value_type>{tau_}(s.dt) * (s.power - smooth_);
+      } else {
+        smooth_ = s.power;
+        flags_ |= have_power;
+      }
+    }
+    const bool round = !(flags_ & armed) || marker_.reached(ack);
+    bool updated = false;
+    if ((flags_ & have_power) && (Signal::once_per_rtt ? round : s.valid)) {
+      cwnd_ = update_window(cwnd_old);  // line 5 (Alg. 2 lines 17-20)
+      flags_ &= static_cast<std::uint8_t>(~first_rtt);
+      updated = true;
+    }
+    if (round && (updated || !Signal::once_per_rtt)) {  // line 7 / Alg. 2 lines 9, 22
+      hist_.remember(nxt, cwnd_);                       // UPDATEOLD: cwnd from snd_nxt on
+      marker_.arm(nxt);
+      flags_ |= armed;
+    }
+  }
+
+  /// @brief The congestion window in whole bytes (rounded down), within [min_cwnd, max_cwnd].
+  [[nodiscard]] constexpr bytes cwnd() const noexcept {
+    return bytes{static_cast<std::int64_t>(to_double(cwnd_))};
+  }
+  /// @brief Pacing rate: host_rate in the first RTT (if configured), then cwnd / tau (line 6);
+  /// within [min_rate, max_rate].
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
+    bit_rate r = (flags_ & first_rtt) && (flags_ & line_rate) ? params_.host_rate : cwnd() / tau_;
+    if (r < params_.min_rate) r = params_.min_rate;
+    if (r > max_rate_) r = max_rate_;
+    return r;
+  }
+  /// @brief The window as the law computes it (unrounded).
+  [[nodiscard]] constexpr value_type window() const noexcept { return cwnd_; }
+  /// @brief The smoothed normalised power Gamma_smooth (0 before the first sample).
+  [[nodiscard]] constexpr value_type norm_power() const noexcept { return smooth_; }
+  /// @brief True until the first window update (the first RTT of line-rate sending).
+  [[nodiscard]] constexpr bool in_first_rtt() const noexcept { return (flags_ & first_rtt) != 0; }
+  /// @brief The tau in force (configured, or the minimum RTT seen).
+  [[nodiscard]] constexpr duration tau() const noexcept { return tau_; }
+  /// @brief beta in force, in bytes (derived from tau unless configured).
+  [[nodiscard]] constexpr value_type beta() const noexcept { return beta_; }
+  /// @brief The signal policy's state.
+  [[nodiscard]] constexpr const Signal& signal() const noexcept { return signal_; }
+  /// @brief The parameters in force (after invalid fields fell back; beta, cwnd_init and
+  /// max_rate as configured, 0 if derived).
+  [[nodiscard]] constexpr params_type params() const noexcept { return params_; }
+
+ private:
+  enum : std::uint8_t {
+    have_power = 1,    // Gamma_smooth holds a sample
+    armed = 2,         // marker_ holds a snd_nxt
+    first_rtt = 4,     // no window update yet
+    line_rate = 8,     // pace at host_rate in the first RTT
+    min_rtt_tau = 16,  // tau tracks the minimum RTT
+    have_rtt = 32,     // an RTT sample set tau
+    beta_auto = 64,    // beta = host_rate * tau / N
+  };
+
+  [[nodiscard]] static constexpr value_type from_bytes(bytes b) noexcept {
+    return number_traits<value_type>::from_int(b.count());
+  }
+
+  constexpr void configure(params_type p) noexcept {
+    const params_type d{};
+    if (!(p.gamma > 0 && p.gamma <= 1)) p.gamma = d.gamma;
+    if (p.host_rate <= bit_rate::zero()) p.host_rate = d.host_rate;
+    if (p.base_rtt <= duration::zero()) p.base_rtt = d.base_rtt;
+    if (p.expected_flows < 1) p.expected_flows = d.expected_flows;
+    if (p.beta < bytes::zero()) p.beta = d.beta;
+    if (p.cwnd_init < bytes::zero()) p.cwnd_init = d.cwnd_init;
+    if (p.min_cwnd < bytes{1} || p.min_cwnd > powertcp_window_limit) p.min_cwnd = d.min_cwnd;
+    if (p.max_cwnd > powertcp_window_limit) p.max_cwnd = powertcp_window_limit;
+    if (p.max_cwnd < p.min_cwnd) p.max_cwnd = p.min_cwnd;
+    if (p.min_rate < bit_rate::zero()) p.min_rate = d.min_rate;
+    if (p.max_rate < bit_rate::zero()) p.max_rate = d.max_rate;
+    if (p.tau_source != powertcp_tau::min_rtt) p.tau_source = powertcp_tau::configured;
+    params_ = p;
+
+    gamma_ = num<value_type>(p.gamma);
+    min_cwnd_ = from_bytes(p.min_cwnd);
+    max_cwnd_ = from_bytes(p.max_cwnd);
+    max_rate_ = p.max_rate > bit_rate::zero() ? p.max_rate : p.host_rate;
+    if (max_rate_ < p.min_rate) max_rate_ = p.min_rate;
+    flags_ = first_rtt;
+    if (p.line_rate_first_rtt) flags_ |= line_rate;
+    if (p.tau_source == powertcp_tau::min_rtt) flags_ |= min_rtt_tau;
+    if (p.beta == bytes::zero()) {
+      flags_ |= beta_auto;
+    } else {
+      beta_ = clamp_num(from_bytes(p.beta), num<value_type>(0), max_cwnd_);
+    }
+    set_tau(p.base_rtt);
+    // cwnd_init = HostBw * tau (§3.3), with the configured tau.
+    const bytes init = p.cwnd_init > bytes::zero() ? p.cwnd_init : p.host_rate * p.base_rtt;
+    cwnd_ = clamp_num(from_bytes(init), min_cwnd_, max_cwnd_);
+  }
+
+  /// tau changed: re-derive HostBw * tau and, unless configured, beta = HostBw * tau / N.
+  constexpr void set_tau(duration t) noexcept {
+    tau_ = t;
+    const bytes host_bdp = params_.host_rate * t;
+    host_bdp_ = clamp_num(from_bytes(host_bdp), num<value_type>(0), max_cwnd_);
+    if (flags_ & beta_auto)
+      beta_ =
+          clamp_num(from_bytes(host_bdp / params_.expected_flows), num<value_type>(0), max_cwnd_);
+  }
+
+  /// §3.3: tau = the minimum RTT observed, when so configured.
+  constexpr void track_tau(duration rtt) noexcept {
+    if (!(flags_ & min_rtt_tau) || rtt <= duration::zero()) return;
+    if ((flags_ & have_rtt) && rtt >= tau_) return;
+    flags_ |= have_rtt;
+    set_tau(rtt);
+  }
+
+  /// UPDATEWINDOW, Algorithm 1 line 27 / Algorithm 2 line 20:
+  /// cwnd = gamma * (cwnd_old / normPower + beta) + (1 - gamma) * cwnd, with the multiplicative
+  /// term cwnd_old / normPower capped at HostBw * tau (Property 1; file comment) and no division
+  /// by a power below cwnd_old / (HostBw * tau).
+  [[nodiscard]] constexpr value_type update_window(value_type cwnd_old) const noexcept {
+    const value_type p = smooth_;
+    const value_type mi = p * host_bdp_ > cwnd_old ? cwnd_old / p : host_bdp_;
+    const value_type w = gamma_ * (mi + beta_) + (num<value_type>(1) - gamma_) * cwnd_;
+    return clamp_num(w, min_cwnd_, max_cwnd_);
+  }
+
+  // Configuration (sanitised params and the values derived from them).
+  params_type params_{};
+  value_type gamma_{};
+  value_type min_cwnd_{};
+  value_type max_cwnd_{};
+  bit_rate max_rate_{};
+  // Per-flow state.
+  value_type beta_{};      // derived from tau unless configured
+  value_type host_bdp_{};  // HostBw * tau
+  value_type cwnd_{};
+  value_type smooth_{};  // Gamma_smooth
+  duration tau_{};
+  per_rtt_marker marker_{};
+  window_history<value_type, 2> hist_{};
+  Signal signal_{};
+  std::uint8_t flags_ = 0;
+};
+
+/// @brief PowerTCP with INT (Algorithm 1), double arithmetic, netcc's own ACK events.
+using powertcp = basic_powertcp<>;
+/// @brief theta-PowerTCP (Algorithm 2), double arithmetic.
+using theta_powertcp = basic_powertcp<arith::ieee_double, rtt_power>;
+
+// Size budgets, in bytes. Configuration: the params (88 B) and 32 B derived from them (gamma,
+// min/max window in the policy's type, the effective max rate). Per-flow state: 104 B (window,
+// smoothed power, tau, beta and HostBw*tau that follow tau, the per-RTT marker, a two-entry
+// window history of 40 B, flags), plus the signal: int_power 8 B + 16 B per hop when the INT
+// timestamp and counter widths fit one word (HPCC's wire format), 24 B per hop otherwise;
+// rtt_power 24 B. So: INT <= 224 B + 16 or 24 B per hop, theta <= 248 B.
+static_assert(sizeof(powertcp) <= 224 + 24 * 5, "powertcp: 224 B + 24 B per hop");
+static_assert(sizeof(basic_powertcp<arith::q32>) <= 224 + 24 * 5, "powertcp: 224 B + 24 B/hop");
+static_assert(
+    sizeof(basic_powertcp<
+           arith::q32, int_power<int_stack<5, wrapping_clock<24>, wrapping_counter<20, 128>>>>) <=
+        224 + 16 * 5,
+    "powertcp over the HPCC wire format: 224 B + 16 B per hop");
+static_assert(sizeof(theta_powertcp) <= 248, "theta_powertcp: 248 B");
+static_assert(sizeof(basic_powertcp<arith::q32, rtt_power>) <= 248, "theta_powertcp: 248 B");
+
+}  // namespace netcc
