@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#include <netcc/calculus/rational.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+using netcc::calculus::rational;
+
+TEST(Rational, ReducesAndOrders) {
+  EXPECT_EQ(rational::of(2, 4), rational::of(1, 2));    // gcd(2,4) = 2
+  EXPECT_EQ(rational::of(3, -6), rational::of(-1, 2));  // sign moves to numerator
+  EXPECT_EQ(rational::of(1, 3) + rational::of(1, 6), rational::of(1, 2));  // 2/6 + 1/6 = 3/6
+  EXPECT_EQ(rational::of(2, 3) * rational::of(3, 4), rational::of(1, 2));  // 6/12
+  EXPECT_EQ(rational::of(1, 2) / rational::of(1, 4), rational{2});
+  EXPECT_LT(rational::of(1, 3), rational::of(1, 2));
+  EXPECT_EQ(netcc::calculus::floor(rational::of(-1, 2)), -1);
+  EXPECT_EQ(netcc::calculus::floor(rational::of(7, 2)), 3);
+}
+
+TEST(Rational, OverflowIsLoudAndSticky) {
+  const rational big{std::numeric_limits<std::int64_t>::max()};
+  EXPECT_TRUE(big.valid());
+  EXPECT_FALSE((big + rational{1}).valid());  // 2^63 does not fit
+  EXPECT_FALSE((big * rational{2}).valid());
+  EXPECT_FALSE(((big + rational{1}) - rational{5}).valid());  // sticky
+  EXPECT_FALSE((rational{1} / rational{0}).valid());
+  EXPECT_FALSE(rational{std::numeric_limits<std::int64_t>::min()}.valid());
+  // Comparison of extremes is exact: (2^63-1)/(2^63-2) > 1.
+  EXPECT_GT(rational::of(std::numeric_limits<std::int64_t>::max(),
+                         std::numeric_limits<std::int64_t>::max() - 1),
+            rational{1});
+}
+
+// Law: when the result is valid it equals the double computation within rounding.
+RC_GTEST_PROP(Rational, AgreesWithDouble, (std::int32_t a, std::int32_t b, std::int32_t c)) {
+  RC_PRE(b != 0 && c != 0);
+  const rational x = rational::of(a, b), y = rational::of(c, b);
+  const rational s = x + y / rational{c};
+  RC_ASSERT(s.valid());
+  const double e = double(a) / b + (double(c) / b) / c;
+  RC_ASSERT(std::abs(s.to_double() - e) <= 1e-9 * (1 + std::abs(e)));
+}
