@@ -13,36 +13,16 @@
 #include <netcc/control/powertcp.hpp>
 #include <netcc/core/int_wire.hpp>
 
+#include "int_acks.hpp"
+
 namespace {
 
 using namespace netcc::literals;
-constexpr std::size_t ring = 128;  // ~40 KB of ACKs at 8 hops: stays in L2
+using netcc_bench::int_acks;
+using netcc_bench::ring;
 
 netcc::powertcp_params bench_params() {
   return {.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 8};
-}
-
-template <class Stack>
-std::vector<netcc::basic_ack_event<Stack>> int_acks(std::size_t hops) {
-  std::mt19937_64 rng(7);
-  std::vector<netcc::basic_ack_event<Stack>> v(ring);
-  std::uint64_t ts = 0, tx = 0;
-  netcc::sequence s = 0;
-  for (auto& a : v) {
-    ts += 500 + rng() % 1000;
-    tx += 4000 + rng() % 8000;
-    s += 4096;
-    a.now = netcc::timestamp{static_cast<std::int64_t>(ts)};
-    a.ack_seq = s;
-    a.snd_nxt = s + 120'000;
-    for (std::size_t h = 0; h < hops; ++h)
-      a.hops.push({.ts = (ts + h) & netcc::modular<Stack::timestamp_clock::width>::mask,
-                   .qlen = netcc::bytes{static_cast<std::int64_t>(rng() % 80'000)},
-                   .tx_bytes = (tx / Stack::tx_counter::unit) &
-                               netcc::modular<Stack::tx_counter::width>::mask,
-                   .link_rate = 100_Gbps});
-  }
-  return v;
 }
 
 template <class Policy, class Stack>

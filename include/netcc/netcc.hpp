@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// @file
-/// @brief Everything in the library proper: core, and (as they land) fabric, control and
-/// calculus. The testbench and the adapters are included explicitly.
+/// @brief Everything in the library proper: core, fabric, control and calculus. The testbench
+/// and the adapters are included explicitly.
 ///
 /// @code
 /// #include <netcc/netcc.hpp>
@@ -10,5 +10,19 @@
 /// @endcode
 #pragma once
 
+#include "netcc/calculus/rational.hpp"
+#include "netcc/control/fasttune.hpp"
+#include "netcc/control/hpcc.hpp"
+#include "netcc/control/int_utilisation.hpp"
+#include "netcc/control/powertcp.hpp"
 #include "netcc/core.hpp"
+#include "netcc/fabric/bolt.hpp"
+#include "netcc/fabric/bolt_header.hpp"
+#include "netcc/fabric/bolt_supply.hpp"
+#include "netcc/fabric/dcqcn_np.hpp"
+#include "netcc/fabric/fasttune_switch.hpp"
+#include "netcc/fabric/int_push.hpp"
+#include "netcc/fabric/pfc.hpp"
+#include "netcc/fabric/red_ecn.hpp"
+#include "netcc/fabric/token_bucket.hpp"
 #include "netcc/version.hpp"

@@ -13,6 +13,7 @@
 /// | netcc::TimedFeedback    | `now(e)`                                                         | all |
 /// | netcc::AckFeedback      | + `ack_seq(e)`, `snd_nxt(e)`, `acked_bytes(e)`                   | window controllers |
 /// | netcc::IntFeedback      | + `hop_count(e)`, `hop(e, i)`; types `timestamp_clock`, `tx_counter` | PowerTCP, HPCC, FastTune |
+/// | netcc::SwitchAckFeedback | IntFeedback + `switch_ack(e)`                                   | FastTune (optional) |
 /// | netcc::RttFeedback      | `now(e)`, `rtt(e)`                                               | theta-PowerTCP, TIMELY, Swift, Vegas |
 /// | netcc::EcnFeedback      | AckFeedback + `ecn_echo(e)`                                      | DCTCP |
 /// | netcc::IncFeedback      | AckFeedback + `inc(e)`                                           | Bolt |
@@ -144,6 +145,9 @@ struct basic_ack_event {
   bool ecn_echo = false;
   /// @brief Bolt INC flag reflected by the receiver (Bolt NSDI'23 Algorithm 2).
   bool inc = false;
+  /// @brief A switch-generated ACK (FastTune's S-ACK, FastTune Algorithm 1 lines 2-5): it
+  /// carries INT of the path up to the switch that made it and acknowledges no data.
+  bool switch_ack = false;
   /// @brief INT hop records reflected by the receiver.
   Int hops{};
 };
@@ -220,6 +224,8 @@ struct feedback_traits<basic_ack_event<Int>> {
   static constexpr bool ecn_echo(const event& e) noexcept { return e.ecn_echo; }
   /// @brief Bolt INC.
   static constexpr bool inc(const event& e) noexcept { return e.inc; }
+  /// @brief FastTune S-ACK (switch-generated ACK).
+  static constexpr bool switch_ack(const event& e) noexcept { return e.switch_ack; }
   /// @brief Number of INT hops.
   static constexpr std::size_t hop_count(const event& e) noexcept { return e.hops.size(); }
   /// @brief INT hop `i`.
@@ -311,6 +317,13 @@ concept IncFeedback = AckFeedback<E> && requires(const E& e) {
   { feedback_traits<E>::inc(e) } -> std::convertible_to<bool>;
 };
 
+/// @brief The event is an INT ACK that says whether a switch generated it (FastTune's S-ACK).
+/// Optional for FastTune: without it every ACK is a host ACK.
+template <class E>
+concept SwitchAckFeedback = IntFeedback<E> && requires(const E& e) {
+  { feedback_traits<E>::switch_ack(e) } -> std::convertible_to<bool>;
+};
+
 /// @brief The event is a Bolt SRC packet.
 template <class E>
 concept SrcFeedback = TimedFeedback<E> && requires(const E& e) {
@@ -326,6 +339,7 @@ template <class E>
 concept CnpFeedback = TimedFeedback<E>;
 
 static_assert(IntFeedback<ack_event> && EcnFeedback<ack_event> && IncFeedback<ack_event>);
+static_assert(SwitchAckFeedback<ack_event>);
 static_assert(RttFeedback<ack_event> && RttFeedback<rtt_event> && AckFeedback<rtt_event>);
 static_assert(SrcFeedback<src_event> && CnpFeedback<cnp_event>);
 

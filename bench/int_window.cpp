@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// HPCC (SIGCOMM'19 Algorithm 1) and the FastTune sender (Algorithm 2): nanoseconds per ACK by
+// INT hop count (1, 2, 5, 8) and arithmetic policy (double, q32), on netcc's 64-bit INT stack
+// and on the HPCC wire format, with the per-flow state in bytes (counter "state_B") and the
+// whole controller with its configuration ("object_B"). Every ACK yields a utilisation sample
+// and a window update (MeasureInflight over all hops, the EWMA, ComputeWind / Eq. 4).
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+#include <netcc/control/fasttune.hpp>
+#include <netcc/control/hpcc.hpp>
+#include <netcc/core/int_wire.hpp>
+
+#include "int_acks.hpp"
+
+namespace {
+
+using namespace netcc::literals;
+using netcc_bench::int_acks;
+using netcc_bench::ring;
+
+template <class C>
+void BM_int_window_ack(benchmark::State& state) {
+  const auto acks =
+      int_acks<typename C::estimator_type::stack_type>(static_cast<std::size_t>(state.range(0)));
+  typename C::params_type p;
+  p.host_rate = 100_Gbps;
+  p.base_rtt = 10_us;
+  p.expected_flows = 8;
+  C cc{p};
+  std::size_t i = 0;
+  for (auto _ : state) {
+    cc.on_ack(acks[i++ & (ring - 1)]);
+    benchmark::DoNotOptimize(cc);
+  }
+  benchmark::DoNotOptimize(cc.cwnd());
+  state.counters["state_B"] = static_cast<double>(C::state_bytes);
+  state.counters["object_B"] = static_cast<double>(sizeof(C));
+  state.counters["hops"] = static_cast<double>(state.range(0));
+}
+
+using stack8 = netcc::int_stack<8>;
+using wire5 = netcc::hpcc_int_format::stack;
+using netcc::arith::ieee_double;
+using netcc::arith::q32;
+
+BENCHMARK(BM_int_window_ack<netcc::basic_hpcc<ieee_double, stack8>>)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(5)
+    ->Arg(8);
+BENCHMARK(BM_int_window_ack<netcc::basic_hpcc<q32, stack8>>)->Arg(1)->Arg(2)->Arg(5)->Arg(8);
+BENCHMARK(BM_int_window_ack<netcc::basic_hpcc<ieee_double, wire5>>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_ack<netcc::basic_hpcc<q32, wire5>>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<ieee_double, stack8>>)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(5)
+    ->Arg(8);
+BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<q32, stack8>>)->Arg(1)->Arg(2)->Arg(5)->Arg(8);
+BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<ieee_double, wire5>>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<q32, wire5>>)->Arg(1)->Arg(5);
+
+}  // namespace

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief FastTune sender: MI/MD window control from INT padded into host and switch ACKs.
+///
+/// Paper: Xiaocheng Zhou, Dezun Dong, Xiangyu Huang, Chenglong Bai, "FastTune: Timely and
+/// Precise Congestion Control in Data Center Network", §III-C (host), Algorithm 2, Eq. 1-4.
+/// The switch half (S-ACK generation, ACK padding, Algorithm 1) is netcc/fabric/fasttune_switch.hpp.
+///
+/// What is implemented (Algorithm 2, per ACK)
+/// - Lines 2-10: the utilisation U of the most congested hop, through netcc::int_utilisation
+///   (shared with HPCC) in netcc::int_path::prefix mode: an S-ACK carries the INT of the switches
+///   up to the one that made it (§III-B.1), so its hops are the first hops of the path.
+/// - Line 11 (Eq. 4): \f$ W = W^c / (U/\eta) + W_{AI} \f$ on every ACK.
+/// - Lines 12-14: the first S-ACK sets the reference window W^c = W, once (SACKUpdate).
+/// - Lines 15-18: a host ACK with ack.seq > lastUpdateSeq sets W^c = W and
+///   lastUpdateSeq = snd_nxt (the per-RTT update of §III-C.2).
+/// - Line 20: R = W / T.
+///
+/// Defaults (netcc::fasttune_params) and their sources
+/// - eta = 0.95 and W_AI = BDP * (1 - eta) / N: §V-A "Parameters" (HPCC's; FastTune has no
+///   maxStage). `w_ai = 0` means "derive it".
+/// - W_init = W^c_init = BDP (Algorithm 2 caption), BDP = HostBw * T.
+/// - HostBw = 10 Gbps, T = 16 us: §V-A (10 Gbps host links; 2 us between adjacent nodes, so
+///   host-leaf-spine-leaf-host is 8 us one way).
+/// - N (expected_flows) = 1: no paper value; set it to the expected number of flows on a link.
+/// - max_cwnd = HostBw * T (as HPCC, whose parameters FastTune takes: the rate is capped at the
+///   NIC rate and R = W / T); min_cwnd = 1500 B (netcc: one MTU).
+///
+/// Deviations from the paper, and why
+/// - Algorithm 2 line 10 as printed is \f$ U = (1 - \tau/T)\,U + u \f$, without the
+///   \f$ \tau/T \f$ weight on u that an EWMA has; taken literally, constant feedback u makes U
+///   settle at \f$ u\,T/\tau \f$, not u. The text calls line 10 an exponentially weighted moving
+///   average, and HPCC's identical line has the weight, so netcc implements
+///   \f$ U = (1 - \tau/T)\,U + (\tau/T)\,u \f$ (tests/control/fasttune_test.cpp shows U settling
+///   at u under constant feedback).
+/// - Lines 12-18 as printed send an S-ACK that finds SACKUpdate false into the per-RTT branch,
+///   where its sequence number would be compared with lastUpdateSeq. A switch-made ACK
+///   acknowledges no data, and §III-C.2 says "the switch ACK can update the reference window
+///   only once"; netcc lets only host ACKs take the per-RTT branch.
+/// - Algorithm 2 lines 7-8 start from u = 0; an idle path would leave tau unset. See
+///   netcc::int_utilisation for this and the other decisions on samples (first ACK, dt <= 0,
+///   path changes, wrapped counters).
+/// - Before U has a sample the window stays at W_init, and neither SACKUpdate nor lastUpdateSeq
+///   is consumed.
+/// - An ACK type without a `switch_ack` accessor (netcc::SwitchAckFeedback) is read as a host ACK.
+///
+/// @code
+/// using namespace netcc::literals;
+/// netcc::fasttune cc{{.host_rate = 100_Gbps, .base_rtt = 8_us, .expected_flows = 4}};
+/// netcc::ack_event sack{.now = netcc::timestamp{3'000}, .switch_ack = true};
+/// sack.hops.push({.ts = 3'000, .qlen = 0_B, .tx_bytes = 0, .link_rate = 100_Gbps});
+/// cc.on_ack(sack);
+/// netcc::bytes w = cc.cwnd();
+/// @endcode
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "netcc/control/hpcc.hpp"
+#include "netcc/control/int_utilisation.hpp"
+#include "netcc/core/arith.hpp"
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/per_rtt.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/core/validation.hpp"
+
+namespace netcc {
+
+/// @brief Parameters of the FastTune sender, with the defaults of FastTune §V-A.
+/// Zero in `w_ai`, `cwnd_init` or `max_cwnd` means "derive it as the paper does".
+/// @code
+/// using namespace netcc::literals;
+/// netcc::fasttune_params p{.host_rate = 100_Gbps, .base_rtt = 8_us, .expected_flows = 4};
+/// // BDP = 100000 B; W_AI = 100000 * 0.05 / 4 = 1250 B
+/// @endcode
+struct fasttune_params {
+  /// @brief eta, the expected link utilisation (§V-A: 0.95, HPCC's).
+  double eta = 0.95;
+  /// @brief HostBw, the NIC bandwidth (§V-A: 10 Gbps host links).
+  bit_rate host_rate{10'000'000'000};
+  /// @brief T, the base RTT (§V-A: 4 links of 2 us each way, 16 us).
+  duration base_rtt{16'000};
+  /// @brief N, the maximum number of concurrent flows on a link (no paper value; 1).
+  std::int64_t expected_flows = 1;
+  /// @brief W_AI; 0 derives BDP * (1 - eta) / N (§III-C.2).
+  bytes w_ai{0};
+  /// @brief Initial W and W^c; 0 derives the BDP (Algorithm 2 caption).
+  bytes cwnd_init{0};
+  /// @brief Smallest window (netcc: one MTU).
+  bytes min_cwnd{1500};
+  /// @brief Largest window; 0 derives HostBw * T (the NIC rate cap).
+  bytes max_cwnd{0};
+  /// @brief Smallest pacing rate.
+  bit_rate min_rate{0};
+};
+
+/// @brief Check FastTune sender parameters; every error names "fasttune.<field>", the value and
+/// the rule.
+/// @code
+/// auto v = netcc::validate(netcc::fasttune_params{.expected_flows = 0});
+/// // v[0].message() == "fasttune.expected_flows = 0: must be at least 1"
+/// @endcode
+[[nodiscard]] inline validation validate(const fasttune_params& p) {
+  validation v;
+  v.check(p.eta > 0 && p.eta <= 1, "fasttune.eta", p.eta, "must be in (0, 1]");
+  v.check(p.host_rate > bit_rate::zero(), "fasttune.host_rate", p.host_rate, "must be positive");
+  v.check(p.base_rtt > duration::zero(), "fasttune.base_rtt", p.base_rtt, "must be positive");
+  v.check(p.expected_flows >= 1, "fasttune.expected_flows", p.expected_flows, "must be at least 1");
+  v.check(p.w_ai >= bytes::zero(), "fasttune.w_ai", p.w_ai,
+          "must be non-negative (0 derives host_rate * base_rtt * (1 - eta) / expected_flows)");
+  v.check(p.min_cwnd >= bytes{1} && p.min_cwnd <= int_window_limit, "fasttune.min_cwnd", p.min_cwnd,
+          "must be in [1, 2147483647] B");
+  v.check(p.max_cwnd >= bytes::zero() && p.max_cwnd <= int_window_limit, "fasttune.max_cwnd",
+          p.max_cwnd, "must be in [0, 2147483647] B (0 derives host_rate * base_rtt)");
+  if (p.max_cwnd > bytes::zero())
+    v.check(p.max_cwnd >= p.min_cwnd, "fasttune.max_cwnd", p.max_cwnd, "must be at least min_cwnd");
+  v.check(p.cwnd_init >= bytes::zero(), "fasttune.cwnd_init", p.cwnd_init,
+          "must be non-negative (0 derives host_rate * base_rtt)");
+  v.check(p.min_rate >= bit_rate::zero(), "fasttune.min_rate", p.min_rate, "must be non-negative");
+  v.check(p.min_rate <= p.host_rate, "fasttune.min_rate", p.min_rate, "must be at most host_rate");
+  return v;
+}
+
+/// @brief The FastTune sender (Algorithm 2) over any arithmetic policy and INT stack.
+///
+/// Per ACK (`on_ack`), host ACK or switch ACK: U through netcc::int_utilisation, W from the
+/// reference window (Eq. 4), W^c once from the first S-ACK and then once per RTT from host ACKs,
+/// R = W / T. No allocation, no clock reads; cwnd() and pacing_rate() are finite and within
+/// their limits after any event sequence.
+/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
+/// @tparam Stack  the INT stack type of the events
+/// @code
+/// netcc::basic_fasttune<netcc::arith::q32> cc{};
+/// cc.on_ack(ack);
+/// auto r = cc.pacing_rate();
+/// @endcode
+template <ArithmeticPolicy Policy = arith::ieee_double, class Stack = int_stack<>>
+class basic_fasttune {
+ public:
+  /// @brief The number type of the law.
+  using value_type = typename Policy::value_type;
+  /// @brief The utilisation estimator (shared with netcc::basic_hpcc), in prefix-path mode.
+  using estimator_type = int_utilisation<value_type, Stack, int_path::prefix>;
+  /// @brief The parameter struct.
+  using params_type = fasttune_params;
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit basic_fasttune(const params_type& p = {}) noexcept {
+    params_ = p;
+    cfg_ = detail::make_int_window_config<value_type>(params_, params_type{});
+    w_ = wc_ = cfg_.cwnd_init;
+  }
+
+  /// @brief HANDLEACK(ack): Algorithm 2 lines 1-20, for host ACKs and switch ACKs alike.
+  template <class E>
+  requires(estimator_type::template accepts<E>) constexpr void on_ack(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    bool from_switch = false;
+    if constexpr (SwitchAckFeedback<E>) from_switch = ft::switch_ack(e);
+    est_.sample(e, cfg_.t);  // lines 2-10; Last = ack.Info (line 19)
+    if (!est_.has_value()) return;
+    w_ = detail::mimd_window(wc_, est_.value(), cfg_);  // line 11: W = Wc / (U/eta) + W_AI
+    if (from_switch) {
+      if (sack_update_) {  // lines 12-14
+        wc_ = w_;
+        sack_update_ = false;
+      }
+    } else if (marker_.passed(ft::ack_seq(e))) {  // line 16: ack.seq > lastUpdateSeq
+      wc_ = w_;                                   // line 17
+      marker_.arm(ft::snd_nxt(e));                // line 18: lastUpdateSeq = snd_nxt
+    }
+  }
+
+  /// @brief The window W in whole bytes (rounded down), within [min_cwnd, max_cwnd].
+  [[nodiscard]] constexpr bytes cwnd() const noexcept {
+    return bytes{static_cast<std::int64_t>(to_double(w_))};
+  }
+  /// @brief R = W / T (line 20), within [min_rate, host_rate].
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
+    return detail::int_window_rate(cwnd(), cfg_.t, cfg_.min_rate, cfg_.host_rate);
+  }
+  /// @brief W as the law computes it (unrounded).
+  [[nodiscard]] constexpr value_type window() const noexcept { return w_; }
+  /// @brief The reference window W^c.
+  [[nodiscard]] constexpr value_type reference_window() const noexcept { return wc_; }
+  /// @brief U, the smoothed utilisation (0 before the first sample).
+  [[nodiscard]] constexpr value_type utilisation() const noexcept { return est_.value(); }
+  /// @brief SACKUpdate: true until a switch ACK has set the reference window.
+  [[nodiscard]] constexpr bool sack_update() const noexcept { return sack_update_; }
+  /// @brief W_AI in force, in bytes.
+  [[nodiscard]] constexpr value_type w_ai() const noexcept { return cfg_.w_ai; }
+  /// @brief The utilisation estimator's state.
+  [[nodiscard]] constexpr const estimator_type& estimator() const noexcept { return est_; }
+  /// @brief The parameters in force (after invalid fields fell back; derived fields as given).
+  [[nodiscard]] constexpr params_type params() const noexcept { return params_; }
+  /// @brief The largest window in force (max_cwnd, or HostBw * T when derived).
+  [[nodiscard]] constexpr bytes max_window() const noexcept {
+    return bytes{static_cast<std::int64_t>(to_double(cfg_.max_cwnd))};
+  }
+
+ private:
+  // Configuration (per class of flows in a NIC; kept here so the controller is one value).
+  params_type params_{};
+  detail::int_window_config<value_type> cfg_{};
+  // Per-flow state: W, W^c, lastUpdateSeq, SACKUpdate, the estimator (U and Last).
+  value_type w_{};
+  value_type wc_{};
+  per_rtt_marker marker_{};
+  estimator_type est_{};
+  bool sack_update_ = true;
+
+ public:
+  /// @brief Bytes of per-flow state (W, W^c, lastUpdateSeq, SACKUpdate, U, the per-hop
+  /// records), as opposed to the configuration every flow of a class shares.
+  static constexpr std::size_t state_bytes =
+      2 * sizeof(value_type) + sizeof(per_rtt_marker) + sizeof(estimator_type) + 1;
+};
+
+/// @brief The FastTune sender with double arithmetic over netcc's own ACK events.
+using fasttune = basic_fasttune<>;
+
+// Per-flow state budget, as for HPCC: 64 B + 16 B per hop on the HPCC wire format, 64 B + 24 B
+// per hop with 64-bit counters.
+static_assert(
+    basic_fasttune<arith::q32,
+                   int_stack<5, wrapping_clock<24>, wrapping_counter<20, 128>>>::state_bytes <=
+        64 + 16 * 5,
+    "fasttune: per-flow state over the HPCC wire format within 64 B + 16 B per hop");
+static_assert(fasttune::state_bytes <= 64 + 24 * 5,
+              "fasttune: per-flow state within 64 B + 24 B per hop");
+
+}  // namespace netcc

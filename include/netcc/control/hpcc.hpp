@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief HPCC: INT-driven window control toward a target utilisation eta, with additive
+/// increase stages (the baseline PowerTCP, FastTune and Bolt compare against).
+///
+/// Paper: Yuliang Li, Rui Miao, Hongqiang Harry Liu, Yan Zhuang, Fei Feng, Lingbo Tang,
+/// Zheng Cao, Ming Zhang, Frank Kelly, Mohammad Alizadeh, Minlan Yu, "HPCC: High Precision
+/// Congestion Control", ACM SIGCOMM 2019. It is not one of netcc's seed papers; the seeds
+/// compare against it (PowerTCP NSDI'22 §4, FastTune §V), and its rules here follow its own
+/// §3.3 and Algorithm 1.
+///
+/// What is implemented (Algorithm 1)
+/// - MeasureInflight (lines 1-11): netcc::int_utilisation (shared with FastTune).
+/// - ComputeWind (lines 12-21): if U >= eta or incStage >= maxStage,
+///   \f$ W = W^c / (U/\eta) + W_{AI} \f$ and, when the reference window is updated, incStage = 0;
+///   otherwise \f$ W = W^c + W_{AI} \f$ and incStage + 1; \f$ W^c = W \f$ on update.
+/// - NewAck (lines 22-28): the reference window is updated once per RTT, when ack.seq passes
+///   lastUpdateSeq (then lastUpdateSeq = snd_nxt); W is recomputed on every ACK; R = W / T.
+///
+/// Defaults (netcc::hpcc_params) and their sources
+/// - eta = 0.95, maxStage = 5: HPCC §5 (also FastTune §V-A "Parameters").
+/// - W_AI = BDP * (1 - eta) / N with BDP = HostBw * T: HPCC §3.3, FastTune §V-A
+///   (`w_ai = 0` in the params means "derive it").
+/// - W_init = HostBw * T (the flow starts at line rate): HPCC §3.3.
+/// - HostBw = 25 Gbps, T = 28 us: PowerTCP §4.1, which runs HPCC beside PowerTCP with T = the
+///   maximum RTT of its topology and HostBw = the server NIC; the same as netcc::powertcp_params.
+/// - N (expected_flows) = 1: no paper value; set it to the expected number of flows on a link.
+/// - max_cwnd = HostBw * T: HPCC caps the sending rate at the NIC rate, and R = W / T.
+/// - min_cwnd = 1500 B: netcc (one MTU, so a flow can always send).
+///
+/// Decisions the paper leaves open (tested in tests/control/hpcc_test.cpp)
+/// - Before U has a sample (the first ACK, or ACKs with no usable record) the window stays at
+///   W_init and the reference window is not updated; lastUpdateSeq is not moved either, so the
+///   first ACK that yields a sample updates W^c.
+/// - An ACK with no new sample (a duplicate: dt == 0 on every hop) still runs ComputeWind with
+///   the unchanged U, as Algorithm 1 does.
+/// - The sample handling of netcc::int_utilisation (dt <= 0, path changes, wrapped counters,
+///   zero link rates, an idle path).
+/// - U near zero: \f$ W^c \eta / U \f$ is computed only when it is below max_cwnd (no division
+///   by a vanishing U); W is then clamped to [min_cwnd, max_cwnd], and so is W^c.
+///
+/// Deviations: none in the control law. The window is in bytes (HPCC's Algorithm 1 is in
+/// bytes too); the reference window is clamped with W.
+///
+/// @code
+/// using namespace netcc::literals;
+/// netcc::hpcc cc{{.host_rate = 100_Gbps, .base_rtt = 12_us, .expected_flows = 16}};
+/// cc.on_ack(ack);                      // netcc::ack_event with INT hops
+/// netcc::bytes w = cc.cwnd();
+/// netcc::bit_rate r = cc.pacing_rate();  // W / T
+/// @endcode
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "netcc/control/int_utilisation.hpp"
+#include "netcc/core/arith.hpp"
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/per_rtt.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/core/validation.hpp"
+
+namespace netcc {
+
+/// @brief The largest window the INT window controllers accept (the q32 integer range).
+inline constexpr bytes int_window_limit{0x7FFF'FFFF};
+
+/// @brief Parameters of HPCC, with the defaults of HPCC §3.3/§5 and PowerTCP §4.1.
+/// Zero in `w_ai`, `cwnd_init` or `max_cwnd` means "derive it as the paper does".
+/// @code
+/// using namespace netcc::literals;
+/// netcc::hpcc_params p{.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 10};
+/// // W_init = 125000 B; W_AI = 125000 * 0.05 / 10 = 625 B
+/// @endcode
+struct hpcc_params {
+  /// @brief eta, the target utilisation (HPCC §5: 0.95).
+  double eta = 0.95;
+  /// @brief maxStage, the additive-increase stages before a multiplicative step (HPCC §5: 5).
+  std::int64_t max_stage = 5;
+  /// @brief HostBw, the NIC bandwidth (PowerTCP §4.1: 25 Gbps server NICs).
+  bit_rate host_rate{25'000'000'000};
+  /// @brief T, the base RTT (PowerTCP §4.1: the topology's maximum RTT, 28 us).
+  duration base_rtt{28'000};
+  /// @brief N, the expected number of flows sharing a link (no paper value; 1).
+  std::int64_t expected_flows = 1;
+  /// @brief W_AI; 0 derives HostBw * T * (1 - eta) / N (HPCC §3.3).
+  bytes w_ai{0};
+  /// @brief Initial window; 0 derives HostBw * T (HPCC §3.3).
+  bytes cwnd_init{0};
+  /// @brief Smallest window (netcc: one MTU).
+  bytes min_cwnd{1500};
+  /// @brief Largest window; 0 derives HostBw * T (the NIC rate cap).
+  bytes max_cwnd{0};
+  /// @brief Smallest pacing rate.
+  bit_rate min_rate{0};
+};
+
+/// @brief Check HPCC parameters; every error names "hpcc.<field>", the value and the rule.
+/// @code
+/// auto v = netcc::validate(netcc::hpcc_params{.eta = 1.2});
+/// // v[0].message() == "hpcc.eta = 1.2: must be in (0, 1]"
+/// @endcode
+[[nodiscard]] inline validation validate(const hpcc_params& p) {
+  validation v;
+  v.check(p.eta > 0 && p.eta <= 1, "hpcc.eta", p.eta, "must be in (0, 1]");
+  v.check(p.max_stage >= 0 && p.max_stage <= 1'000'000, "hpcc.max_stage", p.max_stage,
+          "must be in [0, 1000000]");
+  v.check(p.host_rate > bit_rate::zero(), "hpcc.host_rate", p.host_rate, "must be positive");
+  v.check(p.base_rtt > duration::zero(), "hpcc.base_rtt", p.base_rtt, "must be positive");
+  v.check(p.expected_flows >= 1, "hpcc.expected_flows", p.expected_flows, "must be at least 1");
+  v.check(p.w_ai >= bytes::zero(), "hpcc.w_ai", p.w_ai,
+          "must be non-negative (0 derives host_rate * base_rtt * (1 - eta) / expected_flows)");
+  v.check(p.min_cwnd >= bytes{1} && p.min_cwnd <= int_window_limit, "hpcc.min_cwnd", p.min_cwnd,
+          "must be in [1, 2147483647] B");
+  v.check(p.max_cwnd >= bytes::zero() && p.max_cwnd <= int_window_limit, "hpcc.max_cwnd",
+          p.max_cwnd, "must be in [0, 2147483647] B (0 derives host_rate * base_rtt)");
+  if (p.max_cwnd > bytes::zero())
+    v.check(p.max_cwnd >= p.min_cwnd, "hpcc.max_cwnd", p.max_cwnd, "must be at least min_cwnd");
+  v.check(p.cwnd_init >= bytes::zero(), "hpcc.cwnd_init", p.cwnd_init,
+          "must be non-negative (0 derives host_rate * base_rtt)");
+  v.check(p.min_rate >= bit_rate::zero(), "hpcc.min_rate", p.min_rate, "must be non-negative");
+  v.check(p.min_rate <= p.host_rate, "hpcc.min_rate", p.min_rate, "must be at most host_rate");
+  return v;
+}
+
+namespace detail {
+
+/// The window limits and derived terms HPCC and FastTune share, sanitised: invalid fields fall
+/// back to their defaults (the controllers never fail; validate() reports them).
+template <Number T>
+struct int_window_config {
+  T eta{};
+  T w_ai{};
+  T min_cwnd{};
+  T max_cwnd{};
+  T cwnd_init{};
+  bit_rate host_rate{};
+  bit_rate min_rate{};
+  duration t{};
+};
+
+/// Sanitise the shared fields of `p` against the defaults `d` and derive W_AI, W_init and the
+/// window cap (HPCC §3.3; FastTune §III-C.2 and §V-A).
+template <Number T, class P>
+[[nodiscard]] constexpr int_window_config<T> make_int_window_config(P& p, const P& d) noexcept {
+  if (!(p.eta > 0 && p.eta <= 1)) p.eta = d.eta;
+  if (p.host_rate <= bit_rate::zero()) p.host_rate = d.host_rate;
+  if (p.base_rtt <= duration::zero()) p.base_rtt = d.base_rtt;
+  if (p.expected_flows < 1) p.expected_flows = d.expected_flows;
+  if (p.w_ai < bytes::zero()) p.w_ai = d.w_ai;
+  if (p.cwnd_init < bytes::zero()) p.cwnd_init = d.cwnd_init;
+  if (p.min_cwnd < bytes{1} || p.min_cwnd > int_window_limit) p.min_cwnd = d.min_cwnd;
+  if (p.max_cwnd < bytes::zero() || p.max_cwnd > int_window_limit) p.max_cwnd = d.max_cwnd;
+  if (p.min_rate < bit_rate::zero() || p.min_rate > p.host_rate) p.min_rate = d.min_rate;
+  const auto from = [](bytes b) { return number_traits<T>::from_int(b.count()); };
+  int_window_config<T> c;
+  c.host_rate = p.host_rate;
+  c.min_rate = p.min_rate;
+  c.t = p.base_rtt;
+  c.eta = num<T>(p.eta);
+  bytes bdp = p.host_rate * p.base_rtt;  // HostBw * T
+  if (bdp > int_window_limit) bdp = int_window_limit;
+  bytes hi = p.max_cwnd > bytes::zero() ? p.max_cwnd : bdp;
+  if (hi < p.min_cwnd) hi = p.min_cwnd;
+  c.min_cwnd = from(p.min_cwnd);
+  c.max_cwnd = from(hi);
+  // W_AI = BDP * (1 - eta) / N, computed in double at configuration time (not on the hot path).
+  const double ai = p.w_ai > bytes::zero() ? static_cast<double>(p.w_ai.count())
+                                           : static_cast<double>(bdp.count()) * (1.0 - p.eta) /
+                                                 static_cast<double>(p.expected_flows);
+  c.w_ai = clamp_num(num<T>(ai), num<T>(0), c.max_cwnd);
+  c.cwnd_init =
+      clamp_num(from(p.cwnd_init > bytes::zero() ? p.cwnd_init : bdp), c.min_cwnd, c.max_cwnd);
+  return c;
+}
+
+/// Eq. 3/4 (FastTune) = HPCC Algorithm 1 line 14: Wc / (U / eta) + W_AI, clamped to
+/// [min_cwnd, max_cwnd], with no division by a U so small that the quotient exceeds max_cwnd.
+template <Number T>
+[[nodiscard]] constexpr T mimd_window(T wc, T u, const int_window_config<T>& c) noexcept {
+  const T wc_eta = wc * c.eta;
+  const T mi = u * c.max_cwnd > wc_eta ? wc_eta / u : c.max_cwnd;
+  return clamp_num(mi + c.w_ai, c.min_cwnd, c.max_cwnd);
+}
+
+/// R = W / T, within [min_rate, HostBw].
+[[nodiscard]] constexpr bit_rate int_window_rate(bytes w, duration t, bit_rate lo,
+                                                 bit_rate hi) noexcept {
+  bit_rate r = w / t;
+  if (r > hi) r = hi;
+  if (r < lo) r = lo;
+  return r;
+}
+
+}  // namespace detail
+
+/// @brief HPCC (SIGCOMM'19 Algorithm 1) over any arithmetic policy and INT stack.
+///
+/// Per ACK (`on_ack`): MeasureInflight through netcc::int_utilisation, ComputeWind with the
+/// reference window updated once per RTT, R = W / T. No allocation, no clock reads; cwnd() and
+/// pacing_rate() are finite and within their limits after any event sequence.
+/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
+/// @tparam Stack  the INT stack type of the events (e.g. netcc::hpcc_int_format::stack)
+/// @code
+/// using namespace netcc::literals;
+/// netcc::basic_hpcc<netcc::arith::q32> cc{{.host_rate = 100_Gbps, .base_rtt = 8_us}};
+/// cc.on_ack(ack);
+/// auto w = cc.cwnd();
+/// @endcode
+template <ArithmeticPolicy Policy = arith::ieee_double, class Stack = int_stack<>>
+class basic_hpcc {
+ public:
+  /// @brief The number type of the law.
+  using value_type = typename Policy::value_type;
+  /// @brief The utilisation estimator (shared with netcc::basic_fasttune).
+  using estimator_type = int_utilisation<value_type, Stack, int_path::whole>;
+  /// @brief The parameter struct.
+  using params_type = hpcc_params;
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit basic_hpcc(const params_type& p = {}) noexcept {
+    params_ = p;
+    cfg_ = detail::make_int_window_config<value_type>(params_, params_type{});
+    if (params_.max_stage < 0 || params_.max_stage > 1'000'000)
+      params_.max_stage = params_type{}.max_stage;
+    w_ = wc_ = cfg_.cwnd_init;
+  }
+
+  /// @brief NewAck(ack): Algorithm 1 lines 22-28.
+  template <class E>
+  requires(estimator_type::template accepts<E>) constexpr void on_ack(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    est_.sample(e, cfg_.t);  // MeasureInflight; stores L = ack.L (line 28)
+    if (!est_.has_value()) return;
+    const bool update_wc = marker_.passed(ft::ack_seq(e));  // line 23: ack.seq > lastUpdateSeq
+    w_ = compute_wind(est_.value(), update_wc);             // lines 24 / 27
+    if (update_wc) marker_.arm(ft::snd_nxt(e));             // line 25: lastUpdateSeq = snd_nxt
+  }
+
+  /// @brief The window W in whole bytes (rounded down), within [min_cwnd, max_cwnd].
+  [[nodiscard]] constexpr bytes cwnd() const noexcept {
+    return bytes{static_cast<std::int64_t>(to_double(w_))};
+  }
+  /// @brief R = W / T (line 28), within [min_rate, host_rate].
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
+    return detail::int_window_rate(cwnd(), cfg_.t, cfg_.min_rate, cfg_.host_rate);
+  }
+  /// @brief W as the law computes it (unrounded).
+  [[nodiscard]] constexpr value_type window() const noexcept { return w_; }
+  /// @brief The reference window W^c.
+  [[nodiscard]] constexpr value_type reference_window() const noexcept { return wc_; }
+  /// @brief U, the smoothed utilisation (0 before the first sample).
+  [[nodiscard]] constexpr value_type utilisation() const noexcept { return est_.value(); }
+  /// @brief incStage, the additive-increase stages since the last multiplicative step.
+  [[nodiscard]] constexpr std::int64_t inc_stage() const noexcept { return inc_stage_; }
+  /// @brief W_AI in force, in bytes.
+  [[nodiscard]] constexpr value_type w_ai() const noexcept { return cfg_.w_ai; }
+  /// @brief The utilisation estimator's state.
+  [[nodiscard]] constexpr const estimator_type& estimator() const noexcept { return est_; }
+  /// @brief The parameters in force (after invalid fields fell back; derived fields as given).
+  [[nodiscard]] constexpr params_type params() const noexcept { return params_; }
+  /// @brief The largest window in force (max_cwnd, or HostBw * T when derived).
+  [[nodiscard]] constexpr bytes max_window() const noexcept {
+    return bytes{static_cast<std::int64_t>(to_double(cfg_.max_cwnd))};
+  }
+
+ private:
+  /// ComputeWind(U, updateWc), Algorithm 1 lines 12-21.
+  [[nodiscard]] constexpr value_type compute_wind(value_type u, bool update_wc) noexcept {
+    value_type w;
+    if (u >= cfg_.eta || inc_stage_ >= params_.max_stage) {
+      w = detail::mimd_window(wc_, u, cfg_);  // line 14: W = Wc / (U/eta) + W_AI
+      if (update_wc) {
+        inc_stage_ = 0;  // line 16
+        wc_ = w;         // line 16
+      }
+    } else {
+      w = clamp_num(wc_ + cfg_.w_ai, cfg_.min_cwnd, cfg_.max_cwnd);  // line 18: W = Wc + W_AI
+      if (update_wc) {
+        if (inc_stage_ < params_.max_stage) ++inc_stage_;  // line 20
+        wc_ = w;                                           // line 20
+      }
+    }
+    return w;
+  }
+
+  // Configuration (per class of flows in a NIC; kept here so the controller is one value).
+  params_type params_{};
+  detail::int_window_config<value_type> cfg_{};
+  // Per-flow state: W, W^c, lastUpdateSeq, incStage, the estimator (U and L).
+  value_type w_{};
+  value_type wc_{};
+  per_rtt_marker marker_{};
+  std::int64_t inc_stage_ = 0;
+  estimator_type est_{};
+
+ public:
+  /// @brief Bytes of per-flow state (W, W^c, lastUpdateSeq, incStage, U, the per-hop records),
+  /// as opposed to the configuration every flow of a class shares.
+  static constexpr std::size_t state_bytes = 2 * sizeof(value_type) + sizeof(per_rtt_marker) +
+                                             sizeof(std::int64_t) + sizeof(estimator_type);
+};
+
+/// @brief HPCC with double arithmetic over netcc's own ACK events.
+using hpcc = basic_hpcc<>;
+
+// Per-flow state budget: 64 B + 16 B per hop on the HPCC wire format (24-bit timestamps and
+// 20-bit counters share one word per hop), 64 B + 24 B per hop with 64-bit counters. The
+// configuration (parameters and derived terms) is shared by a class of flows in a NIC.
+static_assert(
+    basic_hpcc<arith::ieee_double,
+               int_stack<5, wrapping_clock<24>, wrapping_counter<20, 128>>>::state_bytes <=
+        64 + 16 * 5,
+    "hpcc: per-flow state over the HPCC wire format within 64 B + 16 B per hop");
+static_assert(
+    basic_hpcc<arith::q32,
+               int_stack<5, wrapping_clock<24>, wrapping_counter<20, 128>>>::state_bytes <=
+        64 + 16 * 5,
+    "hpcc (q32): per-flow state within 64 B + 16 B per hop");
+static_assert(hpcc::state_bytes <= 64 + 24 * 5, "hpcc: per-flow state within 64 B + 24 B per hop");
+
+}  // namespace netcc

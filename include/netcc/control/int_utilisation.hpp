@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The INT utilisation estimator HPCC and FastTune share: per-hop inflight utilisation
+/// from two consecutive INT records, the most congested hop, and its time-weighted EWMA.
+///
+/// Papers: Yuliang Li et al., "HPCC: High Precision Congestion Control", ACM SIGCOMM 2019,
+/// §3.3 and Algorithm 1 (MeasureInflight); Xiaocheng Zhou, Dezun Dong, Xiangyu Huang, Chenglong
+/// Bai (FastTune), "FastTune: Timely and Precise Congestion Control in Data Center Network",
+/// §III-C.1, Eq. 1 and Algorithm 2 lines 2-10.
+///
+/// Both papers compute, per hop i of the ACK's INT stack against the previous ACK's record of
+/// the same hop,
+/// \f[ u'_i = \frac{\min(q_i, q_i^{prev}) + txRate_i \cdot T}{B_i \cdot T},\qquad
+///     txRate_i = \frac{txBytes_i - txBytes_i^{prev}}{ts_i - ts_i^{prev}} \f]
+/// (HPCC writes it as \f$ \min(q)/(B T) + txRate/B \f$, the same number), keep the largest and
+/// its \f$ \tau = ts_i - ts_i^{prev} \f$, and fold it into
+/// \f$ U \leftarrow (1 - \tau/T)\,U + (\tau/T)\,u \f$ with \f$ \tau \le T \f$. One class does
+/// this for both, so the arithmetic exists once; the controllers (netcc::basic_hpcc,
+/// netcc::basic_fasttune) differ only in their window laws.
+///
+/// | path mode            | what an ACK with a different hop list means | used by |
+/// | -------------------- | ------------------------------------------- | ------- |
+/// | netcc::int_path::whole  | a path change: forget every record (HPCC's INT covers the whole path on every ACK) | HPCC |
+/// | netcc::int_path::prefix | hops 0..n-1 of the same path: difference those, keep the rest (a FastTune S-ACK covers only the switches up to the one that made it) | FastTune |
+///
+/// Decisions the papers leave open (tested in tests/control/hpcc_test.cpp and fasttune_test.cpp)
+/// - First ACK (no previous record): the records are stored and there is no sample.
+/// - The first sample initialises U (no average against an undefined start value).
+/// - dt <= 0 on a hop: no division. dt == 0 (a duplicate) keeps the stored record and gives no
+///   sample for that hop; dt < 0 (reordered, or beyond half the timestamp range) re-synchronises
+///   the record. A hop with link rate 0 cannot be normalised and is skipped.
+/// - A link rate that differs from the stored record is a path change for that hop (whole: for
+///   the path). Rates are compared in whole Mbps (netcc::detail::powertcp_rate32).
+/// - Algorithm 1 line 7 (FastTune Alg. 2 line 7) starts from u = 0 and takes strictly larger
+///   values, so an idle path (u = 0 everywhere) would leave tau unset; netcc takes the first
+///   valid hop as the initial candidate (ties keep the earlier hop).
+/// - A negative tx-byte delta (counter noise) counts as a zero tx rate; u' is clamped to
+///   [0, 2^30] (above it the window laws' Wc * eta / U is below 2 bytes for any window).
+/// - Wrapped counters: timestamp and tx-byte deltas are modulo their widths, from the event's
+///   clock and counter traits (netcc::wrapping_clock, netcc::wrapping_counter).
+///
+/// @code
+/// netcc::int_utilisation<double> est;
+/// auto s = est.sample(ack, netcc::duration{16'000});   // s.valid once two records exist
+/// double u = est.value();                              // the EWMA U
+/// @endcode
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "netcc/control/detail/powertcp_hops.hpp"
+#include "netcc/core/arith.hpp"
+#include "netcc/core/detail/int128.hpp"
+#include "netcc/core/ewma.hpp"
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/core/wrap.hpp"
+
+namespace netcc {
+
+/// @brief How an INT stack whose hop list differs from the stored one is read (see the table
+/// in netcc/control/int_utilisation.hpp).
+enum class int_path : std::uint8_t {
+  whole,   ///< every ACK covers the whole path; a different hop count is a path change (HPCC)
+  prefix,  ///< an ACK may cover the first n hops only (FastTune's switch ACKs)
+};
+
+/// @brief One utilisation measurement: valid, the most congested hop's u and its interval tau
+/// (before the min(tau, T) of HPCC Algorithm 1 / FastTune Algorithm 2 line 9).
+/// @tparam T the arithmetic policy's number type
+template <Number T>
+struct utilisation_sample {
+  /// @brief False when the ACK gave no measurement (first ACK, dt <= 0, path change).
+  bool valid = false;
+  /// @brief u of the most congested hop (1 = exactly full with an empty queue).
+  T u{};
+  /// @brief The interval that hop's records span.
+  duration tau{};
+};
+
+/// @brief Largest per-hop utilisation reported (2^30; see the file comment).
+template <Number T>
+[[nodiscard]] constexpr T int_utilisation_max() noexcept {
+  return num<T>(1073741824.0);
+}
+
+namespace detail {
+
+/// n / d for non-negative 128-bit n and positive d, in number type T: both are halved until
+/// they fit 64 bits (only at magnitudes far beyond any real link), then netcc::ratio.
+template <Number T>
+[[nodiscard]] constexpr T ratio_wide(i128 n, i128 d) noexcept {
+  constexpr i128 lim = 0x7FFF'FFFF'FFFF'FFFFLL;
+  while (n > lim || d > lim) {
+    n >>= 1;
+    d >>= 1;
+  }
+  if (d <= 0) return n > 0 ? number_traits<T>::max() : num<T>(0);
+  return ratio<T>(static_cast<std::int64_t>(n), static_cast<std::int64_t>(d));
+}
+
+/// HPCC Algorithm 1 lines 5-6 / FastTune Eq. 1 for one hop (bytes, ns, bps):
+/// u' = qmin * 8e9 / (B * T) + dtx * 8e9 / (dt * B) = (qmin * dt + dtx * T) * 8e9 / (B * dt * T),
+/// with one division; negative inputs count as zero, the result is clamped to [0, umax]. Double
+/// computes it in floating point; other number types as an exact ratio of 128-bit integers
+/// (netcc::detail::ratio_wide), so no intermediate is rounded.
+/// dt > 0, b > 0 and t > 0 are the caller's to ensure.
+template <Number T>
+[[nodiscard]] constexpr T hop_utilisation(std::int64_t dtx, duration dt, std::int64_t qmin,
+                                          bit_rate b, duration t, T umax) noexcept {
+  if (dtx < 0) dtx = 0;
+  if (qmin < 0) qmin = 0;
+  if constexpr (std::is_same_v<T, double>) {
+    const double ddt = static_cast<double>(dt.count()), dt_ = static_cast<double>(t.count());
+    const double u = (static_cast<double>(qmin) * ddt + static_cast<double>(dtx) * dt_) * 8e9 /
+                     (static_cast<double>(b.bps()) * ddt * dt_);
+    return clamp_num(u, 0.0, umax);
+  } else {
+    const i128 n = (i128{qmin} * dt.count() + i128{dtx} * t.count()) * 8'000'000'000;
+    const i128 d = i128{b.bps()} * dt.count() * t.count();
+    return clamp_num(ratio_wide<T>(n, d), num<T>(0), umax);
+  }
+}
+
+}  // namespace detail
+
+/// @brief HPCC's MeasureInflight (Algorithm 1) = FastTune's Algorithm 2 lines 2-10: per-hop
+/// records, the most congested hop's utilisation, and its EWMA U over T.
+///
+/// Per-flow state: one 16-byte record per hop when the stack's timestamp and counter widths
+/// fit one word together (HPCC's 24 + 20 bits), 24 bytes otherwise; U; the hop count.
+/// @tparam T     number type (the controller's arithmetic policy)
+/// @tparam Stack INT stack type of the events (clock and counter traits, capacity)
+/// @tparam Path  netcc::int_path::whole (HPCC) or netcc::int_path::prefix (FastTune)
+/// @code
+/// netcc::int_utilisation<double, netcc::int_stack<>, netcc::int_path::whole> est;
+/// est.sample(ack, netcc::duration{28'000});
+/// if (est.has_value()) { double U = est.value(); }
+/// @endcode
+template <Number T, class Stack = int_stack<>, int_path Path = int_path::whole>
+class int_utilisation {
+  using clock = typename Stack::timestamp_clock;
+  using counter = typename Stack::tx_counter;
+  using record = detail::powertcp_hop_record<clock, counter>;
+
+ public:
+  /// @brief The INT stack type of the events.
+  using stack_type = Stack;
+  /// @brief Capacity in hops.
+  static constexpr std::size_t max_hops = Stack::max_hops;
+  /// @brief The path mode.
+  static constexpr int_path path_mode = Path;
+  /// @brief Events this estimator reads: INT ACKs whose clock and counter traits are the
+  /// stack's.
+  template <class E>
+  static constexpr bool accepts = [] {
+    if constexpr (IntFeedback<E>) {
+      return std::is_same_v<typename feedback_traits<E>::timestamp_clock, clock> &&
+             std::is_same_v<typename feedback_traits<E>::tx_counter, counter>;
+    } else {
+      return false;
+    }
+  }();
+
+  /// @brief MeasureInflight(ack): the most congested hop's u' and tau (HPCC Alg. 1 lines 2-8,
+  /// FastTune Alg. 2 lines 2-8), folded into U (lines 9-10 with the tau/T weight on u; see
+  /// netcc::basic_fasttune for FastTune's printed line 10); stores the ACK's records as `L` /
+  /// `Last` (HPCC line 22, FastTune line 19).
+  /// @param e the ACK
+  /// @param t T, the base RTT the utilisation is measured over
+  /// @return the sample (before smoothing)
+  template <class E>
+  requires accepts<E>
+  constexpr utilisation_sample<T> sample(const E& e, duration t) noexcept {
+    using ft = feedback_traits<E>;
+    const std::size_t n = ft::hop_count(e);
+    if (n > max_hops) {  // cannot hold this path: forget it, no sample
+      count_ = 0;
+      return {};
+    }
+    std::size_t keep = count_;  // records still describing the same hops as this ACK's
+    if constexpr (Path == int_path::whole) {
+      if (keep != n) keep = 0;
+    } else {
+      if (keep > n) keep = n;
+    }
+    for (std::size_t i = 0; i < keep; ++i)
+      if (rec_[i].rate != detail::powertcp_rate32(ft::hop(e, i).link_rate)) {
+        keep = Path == int_path::whole ? 0 : i;
+        break;
+      }
+    const T umax = int_utilisation_max<T>();
+    utilisation_sample<T> best;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int_hop h = ft::hop(e, i);
+      record& r = rec_[i];
+      if (i >= keep) {  // first sight of this hop (or of this path): store, no sample
+        r.store(h);
+        continue;
+      }
+      const duration dt = clock::diff(h.ts, r.ts());  // ack.L[i].ts - L[i].ts
+      if (dt <= duration::zero()) {
+        if (dt < duration::zero()) r.store(h);  // reordered or beyond half the range: resync
+        continue;                               // dt == 0: a duplicate; keep the record
+      }
+      const std::uint32_t q = detail::powertcp_qlen32(h.qlen);
+      const std::uint32_t qmin = q < r.qlen ? q : r.qlen;  // min(ack.L[i].qlen, L[i].qlen)
+      const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());  // txBytes delta
+      r.store(h);
+      if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
+      const T u = detail::hop_utilisation<T>(dtx, dt, qmin, h.link_rate, t, umax);
+      if (!best.valid || u > best.u) best = {true, u, dt};  // lines 7-8
+    }
+    if constexpr (Path == int_path::whole) {
+      count_ = static_cast<std::uint8_t>(n);
+    } else {
+      if (n > count_ || keep < n) count_ = static_cast<std::uint8_t>(n);
+      // A prefix ACK whose hops all matched keeps the longer stored path.
+    }
+    if (best.valid) {
+      // line 9: tau = min(tau, T); line 10: U = (1 - tau/T) U + (tau/T) u
+      if (have_u_) {
+        u_ = u_ + time_weight<T>{t}(best.tau) * (best.u - u_);
+      } else {
+        u_ = best.u;
+        have_u_ = true;
+      }
+    }
+    return best;
+  }
+
+  /// @brief True once U holds a sample.
+  [[nodiscard]] constexpr bool has_value() const noexcept { return have_u_; }
+  /// @brief U, the smoothed utilisation of the most congested hop (0 before the first sample).
+  [[nodiscard]] constexpr T value() const noexcept { return u_; }
+  /// @brief Hops with a stored record.
+  [[nodiscard]] constexpr std::size_t hops() const noexcept { return count_; }
+
+ private:
+  std::array<record, max_hops> rec_{};
+  T u_{};
+  std::uint8_t count_ = 0;
+  bool have_u_ = false;
+};
+
+}  // namespace netcc

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+// HPCC (SIGCOMM'19 Algorithm 1): defaults and validation, hand-computed values per algorithm
+// line (MeasureInflight, ComputeWind's two branches and maxStage, the per-RTT reference window),
+// the decisions the paper leaves open, and properties: bounds, monotonicity, the W_AI step at
+// U = eta, q32 against double.
+#include <netcc/control/hpcc.hpp>
+#include <netcc/core/int_wire.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "control/int_window_testing.hpp"
+
+using namespace netcc::literals;
+using netcc_test::ack;
+using netcc_test::hop;
+
+namespace {
+
+// 100 Gbps, T = 10 us: BDP = 125000 B; N = 10: W_AI = 125000 * 0.05 / 10 = 625 B.
+netcc::hpcc_params base_params() {
+  return {.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 10};
+}
+
+template <class C>
+double win(const C& c) {
+  return netcc::to_double(c.window());
+}
+template <class C>
+double wref(const C& c) {
+  return netcc::to_double(c.reference_window());
+}
+template <class C>
+double util(const C& c) {
+  return netcc::to_double(c.utilisation());
+}
+
+}  // namespace
+
+TEST(Hpcc, PaperDefaults) {
+  const netcc::hpcc_params p{};
+  EXPECT_DOUBLE_EQ(p.eta, 0.95);    // HPCC §5
+  EXPECT_EQ(p.max_stage, 5);        // HPCC §5
+  EXPECT_EQ(p.host_rate, 25_Gbps);  // PowerTCP §4.1
+  EXPECT_EQ(p.base_rtt, 28_us);     // PowerTCP §4.1
+  EXPECT_TRUE(netcc::validate(p).ok());
+
+  netcc::hpcc d{};  // 25 Gbps * 28 us = 87500 B; W_AI = 87500 * 0.05 = 4375 B
+  EXPECT_EQ(d.cwnd(), 87500_B);
+  EXPECT_NEAR(netcc::to_double(d.w_ai()), 4375.0, 1e-9);
+  EXPECT_EQ(d.max_window(), 87500_B);
+  EXPECT_EQ(d.pacing_rate(), 25_Gbps);  // W_init / T: line rate from the start
+
+  netcc::hpcc cc{base_params()};
+  EXPECT_EQ(cc.cwnd(), 125000_B);
+  EXPECT_NEAR(netcc::to_double(cc.w_ai()), 625.0, 1e-9);
+  EXPECT_EQ(cc.inc_stage(), 0);
+  EXPECT_FALSE(cc.estimator().has_value());
+}
+
+TEST(Hpcc, ExplicitWaiInitAndMax) {
+  auto p = base_params();
+  p.w_ai = 100_B;
+  p.cwnd_init = 40000_B;
+  p.max_cwnd = 300000_B;
+  netcc::hpcc cc{p};
+  EXPECT_NEAR(netcc::to_double(cc.w_ai()), 100.0, 1e-9);
+  EXPECT_EQ(cc.cwnd(), 40000_B);
+  EXPECT_EQ(cc.max_window(), 300000_B);
+}
+
+TEST(Hpcc, ValidateNamesEveryBadField) {
+  const netcc::hpcc_params p{.eta = 1.2,
+                             .max_stage = -1,
+                             .host_rate = 0_bps,
+                             .base_rtt = 0_ns,
+                             .expected_flows = 0,
+                             .w_ai = netcc::bytes{-1},
+                             .cwnd_init = netcc::bytes{-1},
+                             .min_cwnd = 0_B,
+                             .max_cwnd = netcc::bytes{-3},
+                             .min_rate = netcc::bit_rate{-1}};
+  const auto v = netcc::validate(p);
+  for (const char* f : {"eta", "max_stage", "host_rate", "base_rtt", "expected_flows", "w_ai",
+                        "cwnd_init", "min_cwnd", "max_cwnd", "min_rate"})
+    EXPECT_TRUE(v.names(std::string("hpcc.") + f)) << f;
+  EXPECT_EQ(v[0].message(), "hpcc.eta = 1.2: must be in (0, 1]");
+  auto q = base_params();
+  q.min_cwnd = 5000_B;
+  q.max_cwnd = 4000_B;
+  q.min_rate = 200_Gbps;
+  const auto w = netcc::validate(q);
+  EXPECT_TRUE(w.names("hpcc.max_cwnd"));
+  EXPECT_TRUE(w.names("hpcc.min_rate"));
+  EXPECT_FALSE(w.names("hpcc.eta"));
+  EXPECT_FALSE(netcc::validate(netcc::hpcc_params{.eta = std::nan("")}).ok());
+}
+
+TEST(Hpcc, InvalidParamsFallBackAndStayBounded) {
+  netcc::hpcc cc{{.eta = -3,
+                  .max_stage = -2,
+                  .host_rate = netcc::bit_rate{-1},
+                  .base_rtt = netcc::duration{-1},
+                  .expected_flows = 0,
+                  .min_cwnd = netcc::bytes{-1},
+                  .max_cwnd = netcc::bytes{-1}}};
+  const auto p = cc.params();
+  EXPECT_DOUBLE_EQ(p.eta, 0.95);
+  EXPECT_EQ(p.max_stage, 5);
+  EXPECT_EQ(p.host_rate, 25_Gbps);
+  EXPECT_EQ(p.base_rtt, 28_us);
+  EXPECT_EQ(p.expected_flows, 1);
+  EXPECT_EQ(p.min_cwnd, 1500_B);
+  EXPECT_EQ(cc.cwnd(), 87500_B);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Algorithm 1, line by line
+
+TEST(Hpcc, FirstAckStoresRecordsAndDoesNotUpdate) {
+  netcc::hpcc cc{base_params()};
+  cc.on_ack(ack(0, 1, 200'000, {hop(0, 0, 0, 100_Gbps)}));
+  EXPECT_EQ(cc.estimator().hops(), 1u);
+  EXPECT_FALSE(cc.estimator().has_value());
+  EXPECT_DOUBLE_EQ(win(cc), 125000.0);
+  EXPECT_DOUBLE_EQ(wref(cc), 125000.0);
+}
+
+TEST(Hpcc, HandComputedMeasureInflightAndComputeWind) {
+  netcc::hpcc cc{base_params()};
+  cc.on_ack(ack(0, 1, 200'000, {hop(0, 0, 0, 100_Gbps)}));
+  // dt = 1 us, 12500 B sent: txRate = 100 Gbps = B; qlen = min(25000, 0) = 0 -> u = 1.0 (line 6)
+  // First sample: U = 1.0. ack.seq 1001 > lastUpdateSeq 0: update (line 23).
+  // U >= eta: W = Wc / (U/eta) + W_AI = 125000 * 0.95 + 625 = 119375 (line 14); Wc = W.
+  cc.on_ack(ack(1000, 1001, 201'000, {hop(1000, 25000, 12500, 100_Gbps)}));
+  EXPECT_DOUBLE_EQ(util(cc), 1.0);
+  EXPECT_NEAR(win(cc), 119375.0, 1e-9);
+  EXPECT_NEAR(wref(cc), 119375.0, 1e-9);
+  // qlen = min(25000, 25000) = 25000: u = 25000 / 125000 + 1 = 1.2; tau = 1 us of T = 10 us:
+  // U = 0.9 * 1.0 + 0.1 * 1.2 = 1.02 (line 10). Within the round: W = 119375 * 0.95 / 1.02 + 625.
+  cc.on_ack(ack(2000, 2001, 202'000, {hop(2000, 25000, 25000, 100_Gbps)}));
+  EXPECT_NEAR(util(cc), 1.02, 1e-12);
+  EXPECT_NEAR(win(cc), 113406.25 / 1.02 + 625, 1e-6);
+  EXPECT_NEAR(wref(cc), 119375.0, 1e-9);  // Wc unchanged
+  // Past lastUpdateSeq = 201000: qlen = min(0, 25000) = 0, u = 1.0, U = 0.9 * 1.02 + 0.1 = 1.018.
+  cc.on_ack(ack(3000, 201'001, 400'000, {hop(3000, 0, 37500, 100_Gbps)}));
+  EXPECT_NEAR(util(cc), 1.018, 1e-12);
+  EXPECT_NEAR(win(cc), 113406.25 / 1.018 + 625, 1e-6);
+  EXPECT_NEAR(wref(cc), win(cc), 1e-9);  // Wc = W
+  EXPECT_EQ(cc.pacing_rate(), cc.cwnd() / 10_us);
+}
+
+TEST(Hpcc, AdditiveIncreaseStagesThenMultiplicative) {
+  auto p = base_params();
+  p.cwnd_init = 50000_B;
+  p.max_cwnd = 1'000'000_B;
+  netcc::hpcc cc{p};
+  cc.on_ack(ack(0, 1, 1'000'000, {hop(0, 0, 0, 100_Gbps)}));
+  // u = 0.5 on every ACK (6250 B per us at 100 Gbps), each ACK past lastUpdateSeq.
+  auto step = [&](std::int64_t k) {
+    cc.on_ack(ack(1000 * k, static_cast<netcc::sequence>(k) * 1'000'000 + 1,
+                  static_cast<netcc::sequence>(k + 1) * 1'000'000,
+                  {hop(1000 * k, 0, 6250u * static_cast<std::uint64_t>(k), 100_Gbps)}));
+  };
+  // U < eta and incStage < maxStage: W = Wc + W_AI, incStage + 1 (lines 18-20).
+  for (std::int64_t k = 1; k <= 5; ++k) {
+    step(k);
+    EXPECT_NEAR(win(cc), 50000.0 + 625.0 * static_cast<double>(k), 1e-9) << k;
+    EXPECT_EQ(cc.inc_stage(), k);
+  }
+  // incStage = maxStage: W = Wc / (U/eta) + W_AI = 53125 * 1.9 + 625 = 101562.5, incStage = 0.
+  step(6);
+  EXPECT_NEAR(win(cc), 101562.5, 1e-6);
+  EXPECT_EQ(cc.inc_stage(), 0);
+  step(7);
+  EXPECT_NEAR(win(cc), 102187.5, 1e-6);
+  EXPECT_EQ(cc.inc_stage(), 1);
+  // Within a round (no Wc update): W = Wc + W_AI, the stage does not move.
+  cc.on_ack(ack(8000, 7'000'002, 9'000'000, {hop(8000, 0, 50000, 100_Gbps)}));
+  EXPECT_NEAR(win(cc), 102812.5, 1e-6);
+  EXPECT_EQ(cc.inc_stage(), 1);
+  EXPECT_NEAR(wref(cc), 102187.5, 1e-6);
+}
+
+TEST(Hpcc, MaxStageZeroIsPureMimd) {
+  auto p = base_params();
+  p.max_stage = 0;
+  p.max_cwnd = 1'000'000_B;
+  netcc::hpcc cc{p};
+  cc.on_ack(ack(0, 1, 1'000'000, {hop(0, 0, 0, 100_Gbps)}));
+  cc.on_ack(ack(1000, 2, 1'000'000, {hop(1000, 0, 6250, 100_Gbps)}));  // U = 0.5
+  EXPECT_NEAR(win(cc), 125000 * 1.9 + 625, 1e-6);
+}
+
+TEST(Hpcc, DuplicateAndReorderedAcks) {
+  netcc::hpcc cc{base_params()};
+  const auto a0 = ack(0, 1, 200'000, {hop(0, 0, 0, 100_Gbps)});
+  const auto a1 = ack(1000, 1001, 201'000, {hop(1000, 0, 12500, 100_Gbps)});
+  const auto a2 = ack(2000, 2001, 202'000, {hop(2000, 50000, 20000, 100_Gbps)});
+  cc.on_ack(a0);
+  cc.on_ack(a1);
+  cc.on_ack(a2);
+  const double u = util(cc), w = win(cc);
+  cc.on_ack(a2);  // duplicate: dt = 0, no sample; ComputeWind with the same U and Wc
+  EXPECT_EQ(util(cc), u);
+  EXPECT_EQ(win(cc), w);
+  cc.on_ack(a1);  // reordered: dt < 0, no sample, the record re-synchronises
+  EXPECT_EQ(util(cc), u);
+  // The next ACK differences against a1's record (ts 1000, tx 12500): dt = 2 us, 25000 B.
+  cc.on_ack(ack(3000, 2002, 202'000, {hop(3000, 0, 37500, 100_Gbps)}));
+  EXPECT_NEAR(util(cc), u + 0.2 * (1.0 - u), 1e-12);
+}
+
+TEST(Hpcc, PathChangeResetsHistory) {
+  netcc::hpcc cc{base_params()};
+  cc.on_ack(ack(0, 1, 200'000, {hop(0, 0, 0, 100_Gbps)}));
+  cc.on_ack(ack(1000, 2, 200'000, {hop(1000, 0, 12500, 100_Gbps)}));
+  const double u = util(cc);
+  // Two hops now: a new path. Stored, no sample.
+  cc.on_ack(ack(2000, 3, 200'000, {hop(2000, 0, 0, 100_Gbps), hop(2000, 99999, 5, 100_Gbps)}));
+  EXPECT_EQ(util(cc), u);
+  EXPECT_EQ(cc.estimator().hops(), 2u);
+  // Same count, changed rate on hop 1: again a path change.
+  cc.on_ack(ack(3000, 4, 200'000, {hop(3000, 0, 0, 100_Gbps), hop(3000, 0, 10, 25_Gbps)}));
+  EXPECT_EQ(util(cc), u);
+  // Then samples resume: idle hop 0, hop 1 at 25 Gbps sending 3125 B/us = full -> u = 1.
+  cc.on_ack(ack(4000, 5, 200'000, {hop(4000, 0, 0, 100_Gbps), hop(4000, 0, 3135, 25_Gbps)}));
+  EXPECT_NEAR(util(cc), u + 0.1 * (1.0 - u), 1e-12);
+  // More hops than the stack holds cannot arrive through int_stack; a zero-rate hop is skipped.
+  cc.on_ack(ack(5000, 6, 200'000, {hop(5000, 0, 0, 0_bps), hop(5000, 0, 6260, 25_Gbps)}));
+  EXPECT_EQ(util(cc), util(cc));  // finite
+}
+
+TEST(Hpcc, IdlePathStillSamplesAndRaisesTheWindowToItsCap) {
+  auto p = base_params();
+  p.cwnd_init = 20000_B;
+  netcc::hpcc cc{p};
+  cc.on_ack(ack(0, 1, 1'000'000, {hop(0, 0, 0, 100_Gbps), hop(0, 0, 0, 100_Gbps)}));
+  cc.on_ack(ack(1000, 2, 1'000'000, {hop(1000, 0, 0, 100_Gbps), hop(1000, 0, 0, 100_Gbps)}));
+  EXPECT_TRUE(cc.estimator().has_value());  // u = 0 everywhere still sets tau (first hop)
+  EXPECT_EQ(util(cc), 0.0);
+  // U = 0 < eta: additive stage first (W = Wc + W_AI); the MI branch would divide by U = 0.
+  EXPECT_NEAR(win(cc), 20625.0, 1e-9);
+  netcc::hpcc mi{{.max_stage = 0, .host_rate = 100_Gbps, .base_rtt = 10_us}};
+  mi.on_ack(ack(0, 1, 1'000'000, {hop(0, 0, 0, 100_Gbps)}));
+  mi.on_ack(ack(1000, 2, 1'000'000, {hop(1000, 0, 0, 100_Gbps)}));
+  EXPECT_EQ(mi.cwnd(), mi.max_window());  // no division by U = 0: the cap
+}
+
+TEST(Hpcc, WindowAndRateLimits) {
+  auto p = base_params();
+  p.min_cwnd = 10000_B;
+  p.max_cwnd = 60000_B;
+  p.min_rate = 20_Gbps;
+  netcc::hpcc cc{p};
+  EXPECT_EQ(cc.cwnd(), 60000_B);  // W_init 125000 clamped
+  cc.on_ack(ack(0, 1, 1'000'000, {hop(0, 0, 0, 100_Gbps)}));
+  for (int k = 1; k <= 50; ++k)
+    cc.on_ack(ack(1000 * k, static_cast<netcc::sequence>(k) * 2'000'000, (k + 1) * 2'000'000ULL,
+                  {hop(1000 * k, 10'000'000, 12500u * static_cast<std::uint64_t>(k), 100_Gbps)}));
+  EXPECT_EQ(cc.cwnd(), 10000_B);
+  EXPECT_EQ(cc.pacing_rate(), 20_Gbps);  // 10000 B / 10 us = 8 Gbps, raised to min_rate
+}
+
+// 24-bit timestamps and 20-bit 128-byte tx counters (HPCC's wire format): a run across the wrap
+// equals the same run away from it.
+template <class Policy>
+void wrapped_counters_case() {
+  using wire = netcc::hpcc_int_format;
+  using cc_t = netcc::basic_hpcc<Policy, wire::stack>;
+  auto run = [](std::uint64_t ts0, std::uint64_t tx0) {
+    cc_t cc{base_params()};
+    std::vector<double> w;
+    for (std::uint64_t k = 0; k < 8; ++k) {
+      netcc::basic_ack_event<wire::stack> a{.now = netcc::timestamp{static_cast<std::int64_t>(k)},
+                                            .ack_seq = k * 5000 + 1,
+                                            .snd_nxt = k * 5000 + 40000};
+      a.hops.push(wire::decode_hop(wire::encode_hop({.ts = ts0 + 1000 * k,
+                                                     .qlen = netcc::bytes{8000},
+                                                     .tx_bytes = tx0 + 12800 * k,
+                                                     .link_rate = 100_Gbps})));
+      cc.on_ack(a);
+      w.push_back(netcc::to_double(cc.window()));
+    }
+    return w;
+  };
+  const auto plain = run(5000, 128 * 1000);
+  const auto wrapped = run((1u << 24) - 2000, (std::uint64_t{1} << 20) * 128 - 256 * 128);
+  ASSERT_EQ(plain.size(), wrapped.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(plain[i], wrapped[i]) << i;
+  EXPECT_NE(plain[3], plain[0]);  // samples were taken
+}
+TEST(Hpcc, WrappedCountersDouble) {
+  wrapped_counters_case<netcc::arith::ieee_double>();
+}
+TEST(Hpcc, WrappedCountersQ32) {
+  wrapped_counters_case<netcc::arith::q32>();
+}
+
+TEST(Hpcc, PerFlowStateBudget) {
+  using wire = netcc::hpcc_int_format;
+  EXPECT_LE((netcc::basic_hpcc<netcc::arith::q32, wire::stack>::state_bytes), 64u + 16u * 5u);
+  EXPECT_LE(netcc::hpcc::state_bytes, 64u + 24u * 5u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+
+RC_GTEST_PROP(Hpcc, OutputsFiniteAndWithinLimitsDouble, ()) {
+  netcc_test::outputs_within_limits<netcc::hpcc>(
+      *rc::gen::container<std::vector<netcc_test::raw_event>>(netcc_test::gen_raw_event()));
+}
+RC_GTEST_PROP(Hpcc, OutputsFiniteAndWithinLimitsQ32, ()) {
+  netcc_test::outputs_within_limits<netcc::basic_hpcc<netcc::arith::q32>>(
+      *rc::gen::container<std::vector<netcc_test::raw_event>>(netcc_test::gen_raw_event()));
+}
+RC_GTEST_PROP(Hpcc, LargerBottleneckQueueOrTxNeverGivesLargerWindowDouble, ()) {
+  netcc_test::bottleneck_monotone<netcc::hpcc>();
+}
+RC_GTEST_PROP(Hpcc, LargerBottleneckQueueOrTxNeverGivesLargerWindowQ32, ()) {
+  netcc_test::bottleneck_monotone<netcc::basic_hpcc<netcc::arith::q32>>();
+}
+RC_GTEST_PROP(Hpcc, AtTargetOneUpdateAddsExactlyWaiDouble, ()) {
+  netcc_test::at_target_adds_w_ai<netcc::hpcc>();
+}
+RC_GTEST_PROP(Hpcc, AtTargetOneUpdateAddsExactlyWaiQ32, ()) {
+  netcc_test::at_target_adds_w_ai<netcc::basic_hpcc<netcc::arith::q32>>();
+}
+RC_GTEST_PROP(Hpcc, Q32TrajectoryTracksDouble, ()) {
+  netcc_test::q32_tracks_double<netcc::hpcc, netcc::basic_hpcc<netcc::arith::q32>>();
+}

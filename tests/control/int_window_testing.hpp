@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// Shared by the HPCC and FastTune tests: ACK builders and the feedback generators of their
+// properties (a random INT stream with anything in it; a well-formed single-bottleneck path).
+#pragma once
+
+#include <netcc/core/feedback.hpp>
+#include <netcc/core/units.hpp>
+
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+namespace netcc_test {
+
+inline netcc::int_hop hop(std::int64_t ts, std::int64_t qlen, std::uint64_t tx, netcc::bit_rate b) {
+  return netcc::int_hop{.ts = static_cast<std::uint64_t>(ts),
+                        .qlen = netcc::bytes{qlen},
+                        .tx_bytes = tx,
+                        .link_rate = b};
+}
+
+template <class Stack = netcc::int_stack<>>
+netcc::basic_ack_event<Stack> ack(std::int64_t now, netcc::sequence ack_seq,
+                                  netcc::sequence snd_nxt,
+                                  std::initializer_list<netcc::int_hop> hops,
+                                  bool switch_ack = false) {
+  netcc::basic_ack_event<Stack> a{.now = netcc::timestamp{now},
+                                  .ack_seq = ack_seq,
+                                  .snd_nxt = snd_nxt,
+                                  .acked = netcc::bytes{1000},
+                                  .switch_ack = switch_ack};
+  for (const auto& h : hops) a.hops.push(h);
+  return a;
+}
+
+// One raw event of a random INT stream: anything (wrapping counters, zero and negative dt, hop
+// count and rate changes, zero rates, duplicate and reordered sequence numbers, switch ACKs).
+struct raw_event {
+  std::int64_t dnow;
+  std::int64_t dseq;
+  std::uint32_t nxt_ahead;
+  bool switch_ack;
+  std::vector<netcc::int_hop> hops;
+};
+
+inline rc::Gen<raw_event> gen_raw_event() {
+  using namespace rc;
+  const auto gen_hop = gen::build<netcc::int_hop>(
+      gen::set(&netcc::int_hop::ts,
+               gen::oneOf(gen::arbitrary<std::uint64_t>(), gen::inRange<std::uint64_t>(0, 100000))),
+      gen::set(&netcc::int_hop::qlen, gen::map(gen::inRange<std::int64_t>(-10, 20'000'000),
+                                               [](std::int64_t q) { return netcc::bytes{q}; })),
+      gen::set(&netcc::int_hop::tx_bytes, gen::oneOf(gen::arbitrary<std::uint64_t>(),
+                                                     gen::inRange<std::uint64_t>(0, 1000000))),
+      gen::set(&netcc::int_hop::link_rate,
+               gen::map(gen::element<std::int64_t>(0, 1, 10, 25, 100, 400),
+                        [](std::int64_t g) { return netcc::bit_rate{g * 1'000'000'000}; })));
+  return gen::build<raw_event>(
+      gen::set(&raw_event::dnow, gen::inRange<std::int64_t>(-5000, 50000)),
+      gen::set(&raw_event::dseq, gen::inRange<std::int64_t>(-20000, 100000)),
+      gen::set(&raw_event::nxt_ahead, gen::inRange<std::uint32_t>(0, 500000)),
+      gen::set(&raw_event::switch_ack, gen::arbitrary<bool>()),
+      gen::set(&raw_event::hops, gen::container<std::vector<netcc::int_hop>>(
+                                     *gen::inRange<std::size_t>(0, 7), gen_hop)));
+}
+
+// Turn raw events into ACKs (hops beyond the stack's capacity are dropped by push()).
+inline std::vector<netcc::ack_event> to_acks(const std::vector<raw_event>& evs) {
+  std::vector<netcc::ack_event> out;
+  std::int64_t now = 0;
+  netcc::sequence seq = 1;
+  for (const auto& r : evs) {
+    now += r.dnow;
+    seq += static_cast<netcc::sequence>(r.dseq);
+    netcc::ack_event a{.now = netcc::timestamp{now},
+                       .ack_seq = seq,
+                       .snd_nxt = seq + r.nxt_ahead,
+                       .acked = netcc::bytes{1000},
+                       .switch_ack = r.switch_ack};
+    for (const auto& h : r.hops) a.hops.push(h);
+    out.push_back(a);
+  }
+  return out;
+}
+
+// A well-formed bottleneck: `hops` hops, all timestamps advancing by dt, the bottleneck hop with
+// queue q and tx delta dtx, the others idle.
+inline netcc::ack_event path_ack(std::int64_t now, netcc::sequence seq, netcc::sequence nxt,
+                                 std::size_t hops, std::size_t bottleneck, std::int64_t q,
+                                 std::uint64_t tx, netcc::bit_rate b) {
+  netcc::ack_event a{
+      .now = netcc::timestamp{now}, .ack_seq = seq, .snd_nxt = nxt, .acked = netcc::bytes{1000}};
+  for (std::size_t i = 0; i < hops; ++i)
+    a.hops.push(hop(now, i == bottleneck ? q : 0, i == bottleneck ? tx : 0, b));
+  return a;
+}
+
+// ---- Properties shared by the INT MI/MD controllers (HPCC, FastTune), as templates over the
+// controller type C (with params_type fields host_rate, base_rtt, expected_flows, cwnd_init,
+// min_cwnd, max_cwnd, min_rate).
+
+template <class P>
+P random_int_window_params() {
+  P p;
+  p.host_rate = netcc::bit_rate{*rc::gen::element<std::int64_t>(10, 25, 100, 400) * 1'000'000'000};
+  p.base_rtt = netcc::duration{*rc::gen::inRange<std::int64_t>(1'000, 100'000)};
+  p.expected_flows = *rc::gen::inRange<std::int64_t>(1, 64);
+  p.min_cwnd = netcc::bytes{*rc::gen::inRange<std::int64_t>(1, 5000)};
+  p.max_cwnd = netcc::bytes{*rc::gen::element<std::int64_t>(0, 0, 20'000, 5'000'000)};
+  p.min_rate = netcc::bit_rate{*rc::gen::element<std::int64_t>(0, 0, 1'000'000'000)};
+  return p;
+}
+
+// Any feedback: outputs finite and inside [min_cwnd, max_window] and [min_rate, host_rate].
+template <class C>
+void outputs_within_limits(const std::vector<raw_event>& evs) {
+  const auto params = random_int_window_params<typename C::params_type>();
+  C cc{params};
+  const auto p = cc.params();
+  for (const auto& a : to_acks(evs)) {
+    cc.on_ack(a);
+    RC_ASSERT(netcc::number_traits<typename C::value_type>::is_finite(cc.window()));
+    RC_ASSERT(netcc::to_double(cc.utilisation()) >= 0.0);
+    RC_ASSERT(cc.cwnd() >= p.min_cwnd);
+    RC_ASSERT(cc.cwnd() <= cc.max_window());
+    RC_ASSERT(cc.pacing_rate() >= p.min_rate);
+    RC_ASSERT(cc.pacing_rate() <= p.host_rate);
+  }
+}
+
+// From the same state, a larger queue or tx rate at the bottleneck never yields a larger window.
+template <class C>
+void bottleneck_monotone() {
+  const auto b = netcc::bit_rate{*rc::gen::element<std::int64_t>(10, 25, 100) * 1'000'000'000};
+  const std::size_t hops = *rc::gen::inRange<std::size_t>(1, 6);
+  const std::size_t bn = *rc::gen::inRange<std::size_t>(0, hops);
+  const int warm = *rc::gen::inRange(1, 12);
+  typename C::params_type p;
+  p.host_rate = b;
+  p.base_rtt = netcc::duration{10'000};
+  p.max_cwnd = netcc::bytes{10'000'000};
+  C cc{p};
+  std::uint64_t tx = 0;
+  std::int64_t now = 0;
+  netcc::sequence seq = 1;
+  for (int k = 0; k < warm; ++k) {
+    cc.on_ack(path_ack(now, seq, seq + 100'000, hops, bn,
+                       *rc::gen::inRange<std::int64_t>(0, 400'000), tx, b));
+    now += *rc::gen::inRange<std::int64_t>(100, 20'000);
+    tx += *rc::gen::inRange<std::uint64_t>(0, 300'000);
+    seq += *rc::gen::inRange<netcc::sequence>(0, 150'000);
+  }
+  const std::int64_t q1 = *rc::gen::inRange<std::int64_t>(0, 400'000);
+  const std::int64_t q2 = q1 + *rc::gen::inRange<std::int64_t>(0, 400'000);
+  const std::uint64_t d1 = *rc::gen::inRange<std::uint64_t>(0, 300'000);
+  const std::uint64_t d2 = d1 + *rc::gen::inRange<std::uint64_t>(0, 300'000);
+  C c1 = cc, c2 = cc;
+  c1.on_ack(path_ack(now, seq, seq + 100'000, hops, bn, q1, tx + d1, b));
+  c2.on_ack(path_ack(now, seq, seq + 100'000, hops, bn, q2, tx + d2, b));
+  RC_ASSERT(netcc::to_double(c2.window()) <= netcc::to_double(c1.window()) + 1e-6);
+}
+
+// Feedback exactly at target (U = eta, the first sample) with W = W^c: one update moves the
+// window by exactly W_AI.
+template <class C>
+void at_target_adds_w_ai() {
+  const std::int64_t g = *rc::gen::element<std::int64_t>(10, 25, 100, 400);
+  const std::int64_t dt = 4000 * *rc::gen::inRange<std::int64_t>(1, 10);
+  typename C::params_type p;
+  p.host_rate = netcc::bit_rate{g * 1'000'000'000};
+  p.base_rtt = netcc::duration{*rc::gen::inRange<std::int64_t>(dt, 200'000)};
+  p.expected_flows = *rc::gen::inRange<std::int64_t>(1, 100);
+  p.max_cwnd = netcc::bytes{100'000'000};
+  p.cwnd_init = netcc::bytes{*rc::gen::inRange<std::int64_t>(1500, 10'000'000)};
+  C cc{p};
+  const double w0 = netcc::to_double(cc.window());
+  RC_ASSERT(w0 == netcc::to_double(cc.reference_window()));
+  const auto b = p.host_rate;
+  cc.on_ack(ack(0, 1, 100'000, {hop(0, 0, 0, b)}));
+  // tx rate = eta * B exactly: 0.95 * g Gbps over dt ns = 118.75 * g * dt / 1000 bytes.
+  const auto dtx = static_cast<std::uint64_t>(g * dt / 1000 * 11875 / 100);
+  cc.on_ack(ack(dt, 2, 100'000, {hop(dt, 0, dtx, b)}));
+  const double ai = netcc::to_double(cc.w_ai());
+  RC_ASSERT(std::abs(netcc::to_double(cc.utilisation()) - 0.95) < 1e-9);
+  RC_ASSERT(std::abs(netcc::to_double(cc.window()) - (w0 + ai)) <= 1e-6 * w0 + 1e-3);
+}
+
+// Fixed point against double on the same well-formed feedback.
+template <class Cd, class Cq>
+void q32_tracks_double() {
+  const auto b = netcc::bit_rate{*rc::gen::element<std::int64_t>(10, 25, 100) * 1'000'000'000};
+  const std::size_t hops = *rc::gen::inRange<std::size_t>(1, 6);
+  typename Cd::params_type p;
+  p.host_rate = b;
+  p.base_rtt = netcc::duration{*rc::gen::inRange<std::int64_t>(2'000, 50'000)};
+  p.expected_flows = *rc::gen::inRange<std::int64_t>(1, 32);
+  Cd d{p};
+  Cq q{p};
+  std::uint64_t tx = 0;
+  std::int64_t now = 0;
+  netcc::sequence seq = 1;
+  const int n = *rc::gen::inRange(2, 60);
+  for (int k = 0; k < n; ++k) {
+    const std::size_t bn = *rc::gen::inRange<std::size_t>(0, hops);
+    const auto a = path_ack(now, seq, seq + 50'000, hops, bn,
+                            *rc::gen::inRange<std::int64_t>(0, 500'000), tx, b);
+    d.on_ack(a);
+    q.on_ack(a);
+    const double wd = netcc::to_double(d.window()), wq = netcc::to_double(q.window());
+    RC_ASSERT(std::abs(wd - wq) <= 1e-6 * wd + 0.05);
+    now += *rc::gen::inRange<std::int64_t>(500, 20'000);
+    tx += *rc::gen::inRange<std::uint64_t>(1'000, 300'000);
+    seq += *rc::gen::inRange<netcc::sequence>(0, 60'000);
+  }
+}
+
+}  // namespace netcc_test
