@@ -10,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "netcc/control/hpcc.hpp"
+#include "netcc/control/powertcp.hpp"
 #include "netcc/testbench/scenario.hpp"
 #include "netcc/testbench/sender_cc.hpp"
 
@@ -22,6 +24,30 @@ namespace netcc::testbench {
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
                  return std::make_unique<cc_model<fixed_window>>("fixed-bdp",
                                                                  c.host_rate * c.base_rtt);
+               }});
+  // INT controllers: the switches push INT at dequeue (switch_config::int_push, on by default).
+  // Parameters as each paper's evaluation sets them: HostBw = the NIC rate, tau / T = the
+  // path's base RTT, N = the scenario's expected flows.
+  v.push_back({"powertcp", "PowerTCP with INT (NSDI'22 Algorithm 1)", nullptr,
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<powertcp>>(
+                     "powertcp", powertcp_params{.host_rate = c.host_rate,
+                                                 .base_rtt = c.base_rtt,
+                                                 .expected_flows = c.expected_flows});
+               }});
+  v.push_back({"theta-powertcp", "theta-PowerTCP, RTT only (NSDI'22 Algorithm 2)", nullptr,
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<theta_powertcp>>(
+                     "theta-powertcp", theta_powertcp_params{.host_rate = c.host_rate,
+                                                             .base_rtt = c.base_rtt,
+                                                             .expected_flows = c.expected_flows});
+               }});
+  v.push_back({"hpcc", "HPCC with INT (SIGCOMM'19 Algorithm 1)", nullptr,
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<hpcc>>(
+                     "hpcc", hpcc_params{.host_rate = c.host_rate,
+                                         .base_rtt = c.base_rtt,
+                                         .expected_flows = c.expected_flows});
                }});
   return v;
 }
