@@ -19,25 +19,15 @@
 using namespace netcc::literals;
 using netcc_test::ack;
 using netcc_test::hop;
+using netcc_test::util;
+using netcc_test::win;
+using netcc_test::wref;
 
 namespace {
 
 // 100 Gbps, T = 10 us: BDP = 125000 B; N = 10: W_AI = 625 B.
 netcc::fasttune_params base_params() {
   return {.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 10};
-}
-
-template <class C>
-double win(const C& c) {
-  return netcc::to_double(c.window());
-}
-template <class C>
-double wref(const C& c) {
-  return netcc::to_double(c.reference_window());
-}
-template <class C>
-double util(const C& c) {
-  return netcc::to_double(c.utilisation());
 }
 
 }  // namespace
@@ -206,38 +196,14 @@ TEST(FastTune, AckTypeWithoutSwitchFlagIsReadAsHostAcks) {
   EXPECT_NEAR(wref(cc), 119375.0, 1e-9);  // the per-RTT branch took it
 }
 
-template <class Policy>
-void wrapped_counters_case() {
-  using wire = netcc::hpcc_int_format;
-  using cc_t = netcc::basic_fasttune<Policy, wire::stack>;
-  auto run = [](std::uint64_t ts0, std::uint64_t tx0) {
-    cc_t cc{base_params()};
-    std::vector<double> w;
-    for (std::uint64_t k = 0; k < 8; ++k) {
-      netcc::basic_ack_event<wire::stack> a{.now = netcc::timestamp{static_cast<std::int64_t>(k)},
-                                            .ack_seq = k * 5000 + 1,
-                                            .snd_nxt = k * 5000 + 40000,
-                                            .switch_ack = k < 2};
-      a.hops.push(wire::decode_hop(wire::encode_hop({.ts = ts0 + 1000 * k,
-                                                     .qlen = netcc::bytes{8000},
-                                                     .tx_bytes = tx0 + 12800 * k,
-                                                     .link_rate = 100_Gbps})));
-      cc.on_ack(a);
-      w.push_back(netcc::to_double(cc.window()));
-    }
-    return w;
-  };
-  const auto plain = run(5000, 128 * 1000);
-  const auto wrapped = run((1u << 24) - 2000, (std::uint64_t{1} << 20) * 128 - 256 * 128);
-  ASSERT_EQ(plain.size(), wrapped.size());
-  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(plain[i], wrapped[i]) << i;
-  EXPECT_NE(plain[3], plain[0]);
-}
 TEST(FastTune, WrappedCountersDouble) {
-  wrapped_counters_case<netcc::arith::ieee_double>();
+  netcc_test::wrapped_counters_case<
+      netcc::basic_fasttune<netcc::arith::ieee_double, netcc::hpcc_int_format::stack>>(
+      base_params(), 2);
 }
 TEST(FastTune, WrappedCountersQ32) {
-  wrapped_counters_case<netcc::arith::q32>();
+  netcc_test::wrapped_counters_case<
+      netcc::basic_fasttune<netcc::arith::q32, netcc::hpcc_int_format::stack>>(base_params(), 2);
 }
 
 TEST(FastTune, IdlePathGoesToTheCapWithoutDividingByZero) {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <netcc/core/feedback.hpp>
+#include <netcc/core/int_wire.hpp>
 #include <netcc/core/units.hpp>
 
+#include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include <cmath>
@@ -96,6 +98,50 @@ inline netcc::ack_event path_ack(std::int64_t now, netcc::sequence seq, netcc::s
   for (std::size_t i = 0; i < hops; ++i)
     a.hops.push(hop(now, i == bottleneck ? q : 0, i == bottleneck ? tx : 0, b));
   return a;
+}
+
+template <class C>
+double win(const C& c) {
+  return netcc::to_double(c.window());
+}
+template <class C>
+double wref(const C& c) {
+  return netcc::to_double(c.reference_window());
+}
+template <class C>
+double util(const C& c) {
+  return netcc::to_double(c.utilisation());
+}
+
+// 24-bit timestamps and 20-bit 128-byte tx counters (HPCC's wire format): the windows of a run
+// across the wrap equal those of the same run away from it. `first_switch_acks` of the ACKs are
+// switch ACKs.
+template <class C>
+void wrapped_counters_case(const typename C::params_type& p, std::uint64_t first_switch_acks) {
+  using stack = typename C::estimator_type::stack_type;
+  auto run = [&](std::uint64_t ts0, std::uint64_t tx0) {
+    C cc{p};
+    std::vector<double> w;
+    for (std::uint64_t k = 0; k < 8; ++k) {
+      netcc::basic_ack_event<stack> a{.now = netcc::timestamp{static_cast<std::int64_t>(k)},
+                                      .ack_seq = k * 5000 + 1,
+                                      .snd_nxt = k * 5000 + 40000,
+                                      .switch_ack = k < first_switch_acks};
+      a.hops.push(netcc::hpcc_int_format::decode_hop(
+          netcc::hpcc_int_format::encode_hop({.ts = ts0 + 1000 * k,
+                                              .qlen = netcc::bytes{8000},
+                                              .tx_bytes = tx0 + 12800 * k,
+                                              .link_rate = netcc::bit_rate{100'000'000'000}})));
+      cc.on_ack(a);
+      w.push_back(netcc::to_double(cc.window()));
+    }
+    return w;
+  };
+  const auto plain = run(5000, 128 * 1000);
+  const auto wrapped = run((1u << 24) - 2000, (std::uint64_t{1} << 20) * 128 - 256 * 128);
+  ASSERT_EQ(plain.size(), wrapped.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(plain[i], wrapped[i]) << i;
+  EXPECT_NE(plain[3], plain[0]);  // samples were taken
 }
 
 // ---- Properties shared by the INT MI/MD controllers (HPCC, FastTune), as templates over the

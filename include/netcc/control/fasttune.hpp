@@ -104,22 +104,7 @@ struct fasttune_params {
 /// @endcode
 [[nodiscard]] inline validation validate(const fasttune_params& p) {
   validation v;
-  v.check(p.eta > 0 && p.eta <= 1, "fasttune.eta", p.eta, "must be in (0, 1]");
-  v.check(p.host_rate > bit_rate::zero(), "fasttune.host_rate", p.host_rate, "must be positive");
-  v.check(p.base_rtt > duration::zero(), "fasttune.base_rtt", p.base_rtt, "must be positive");
-  v.check(p.expected_flows >= 1, "fasttune.expected_flows", p.expected_flows, "must be at least 1");
-  v.check(p.w_ai >= bytes::zero(), "fasttune.w_ai", p.w_ai,
-          "must be non-negative (0 derives host_rate * base_rtt * (1 - eta) / expected_flows)");
-  v.check(p.min_cwnd >= bytes{1} && p.min_cwnd <= int_window_limit, "fasttune.min_cwnd", p.min_cwnd,
-          "must be in [1, 2147483647] B");
-  v.check(p.max_cwnd >= bytes::zero() && p.max_cwnd <= int_window_limit, "fasttune.max_cwnd",
-          p.max_cwnd, "must be in [0, 2147483647] B (0 derives host_rate * base_rtt)");
-  if (p.max_cwnd > bytes::zero())
-    v.check(p.max_cwnd >= p.min_cwnd, "fasttune.max_cwnd", p.max_cwnd, "must be at least min_cwnd");
-  v.check(p.cwnd_init >= bytes::zero(), "fasttune.cwnd_init", p.cwnd_init,
-          "must be non-negative (0 derives host_rate * base_rtt)");
-  v.check(p.min_rate >= bit_rate::zero(), "fasttune.min_rate", p.min_rate, "must be non-negative");
-  v.check(p.min_rate <= p.host_rate, "fasttune.min_rate", p.min_rate, "must be at most host_rate");
+  detail::validate_int_window(p, "fasttune.", v);
   return v;
 }
 

@@ -97,6 +97,32 @@ struct hpcc_params {
   bit_rate min_rate{0};
 };
 
+namespace detail {
+
+/// The checks HPCC and FastTune share (their parameter structs have the same window fields);
+/// `n` is the field-name prefix ("hpcc." or "fasttune.").
+template <class P>
+void validate_int_window(const P& p, const std::string& n, validation& v) {
+  v.check(p.eta > 0 && p.eta <= 1, n + "eta", p.eta, "must be in (0, 1]");
+  v.check(p.host_rate > bit_rate::zero(), n + "host_rate", p.host_rate, "must be positive");
+  v.check(p.base_rtt > duration::zero(), n + "base_rtt", p.base_rtt, "must be positive");
+  v.check(p.expected_flows >= 1, n + "expected_flows", p.expected_flows, "must be at least 1");
+  v.check(p.w_ai >= bytes::zero(), n + "w_ai", p.w_ai,
+          "must be non-negative (0 derives host_rate * base_rtt * (1 - eta) / expected_flows)");
+  v.check(p.min_cwnd >= bytes{1} && p.min_cwnd <= int_window_limit, n + "min_cwnd", p.min_cwnd,
+          "must be in [1, 2147483647] B");
+  v.check(p.max_cwnd >= bytes::zero() && p.max_cwnd <= int_window_limit, n + "max_cwnd", p.max_cwnd,
+          "must be in [0, 2147483647] B (0 derives host_rate * base_rtt)");
+  if (p.max_cwnd > bytes::zero())
+    v.check(p.max_cwnd >= p.min_cwnd, n + "max_cwnd", p.max_cwnd, "must be at least min_cwnd");
+  v.check(p.cwnd_init >= bytes::zero(), n + "cwnd_init", p.cwnd_init,
+          "must be non-negative (0 derives host_rate * base_rtt)");
+  v.check(p.min_rate >= bit_rate::zero(), n + "min_rate", p.min_rate, "must be non-negative");
+  v.check(p.min_rate <= p.host_rate, n + "min_rate", p.min_rate, "must be at most host_rate");
+}
+
+}  // namespace detail
+
 /// @brief Check HPCC parameters; every error names "hpcc.<field>", the value and the rule.
 /// @code
 /// auto v = netcc::validate(netcc::hpcc_params{.eta = 1.2});
@@ -104,24 +130,9 @@ struct hpcc_params {
 /// @endcode
 [[nodiscard]] inline validation validate(const hpcc_params& p) {
   validation v;
-  v.check(p.eta > 0 && p.eta <= 1, "hpcc.eta", p.eta, "must be in (0, 1]");
+  detail::validate_int_window(p, "hpcc.", v);
   v.check(p.max_stage >= 0 && p.max_stage <= 1'000'000, "hpcc.max_stage", p.max_stage,
           "must be in [0, 1000000]");
-  v.check(p.host_rate > bit_rate::zero(), "hpcc.host_rate", p.host_rate, "must be positive");
-  v.check(p.base_rtt > duration::zero(), "hpcc.base_rtt", p.base_rtt, "must be positive");
-  v.check(p.expected_flows >= 1, "hpcc.expected_flows", p.expected_flows, "must be at least 1");
-  v.check(p.w_ai >= bytes::zero(), "hpcc.w_ai", p.w_ai,
-          "must be non-negative (0 derives host_rate * base_rtt * (1 - eta) / expected_flows)");
-  v.check(p.min_cwnd >= bytes{1} && p.min_cwnd <= int_window_limit, "hpcc.min_cwnd", p.min_cwnd,
-          "must be in [1, 2147483647] B");
-  v.check(p.max_cwnd >= bytes::zero() && p.max_cwnd <= int_window_limit, "hpcc.max_cwnd",
-          p.max_cwnd, "must be in [0, 2147483647] B (0 derives host_rate * base_rtt)");
-  if (p.max_cwnd > bytes::zero())
-    v.check(p.max_cwnd >= p.min_cwnd, "hpcc.max_cwnd", p.max_cwnd, "must be at least min_cwnd");
-  v.check(p.cwnd_init >= bytes::zero(), "hpcc.cwnd_init", p.cwnd_init,
-          "must be non-negative (0 derives host_rate * base_rtt)");
-  v.check(p.min_rate >= bit_rate::zero(), "hpcc.min_rate", p.min_rate, "must be non-negative");
-  v.check(p.min_rate <= p.host_rate, "hpcc.min_rate", p.min_rate, "must be at most host_rate");
   return v;
 }
 
