@@ -57,8 +57,15 @@ void plot(const std::filesystem::path& out, const std::string& scen,
                     ylabel + "'; plot ";
   for (std::size_t i = 0; i < ccs.size(); ++i) {
     if (i) cmd += ", ";
-    cmd += "'" + (out / (scen + "_" + ccs[i] + ".csv")).string() +
-           "' using 1:" + std::to_string(column) + " with lines title '" + ccs[i] + "'";
+    // Appended piece by piece: g++ 12 at -O3 reports a false -Wrestrict on
+    // `"literal" + std::string&&` (GCC bug 105329).
+    cmd += '\'';
+    cmd += (out / (scen + "_" + ccs[i] + ".csv")).string();
+    cmd += "' using 1:";
+    cmd += std::to_string(column);
+    cmd += " with lines title '";
+    cmd += ccs[i];
+    cmd += '\'';
   }
   cmd += "\" 2>/dev/null";
   if (std::system(cmd.c_str()) == 0) {
