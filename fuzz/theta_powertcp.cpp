@@ -13,29 +13,11 @@
 //   * tau never rises in min-RTT mode once it has a sample, and is the configured one otherwise.
 #include <netcc/control/powertcp.hpp>
 
-#include "fuzz_common.hpp"
+#include "powertcp_params.hpp"
 
 namespace {
 
 using netcc::fuzz::byte_reader;
-
-netcc::theta_powertcp_params read_params(byte_reader& in) {
-  netcc::theta_powertcp_params p;
-  if (in.boolean()) return p;
-  p.gamma = static_cast<double>(in.u16()) / 65535.0 * (in.boolean() ? 1.0 : 1.5);
-  p.host_rate = netcc::bit_rate{static_cast<std::int64_t>(in.below(900'000'000'001ULL)) - 1000};
-  p.base_rtt = netcc::duration{static_cast<std::int64_t>(in.below(2'000'001)) - 10};
-  p.expected_flows = static_cast<std::int64_t>(in.u16()) - 2;
-  p.beta = netcc::bytes{static_cast<std::int64_t>(in.u32()) - 1000};
-  p.cwnd_init = netcc::bytes{static_cast<std::int64_t>(in.u32()) - 1000};
-  p.min_cwnd = netcc::bytes{static_cast<std::int64_t>(in.u32() % 200'000) - 10};
-  p.max_cwnd = netcc::bytes{static_cast<std::int64_t>(in.u32())};
-  p.min_rate = netcc::bit_rate{static_cast<std::int64_t>(in.below(100'000'000'000ULL)) - 10};
-  p.max_rate = netcc::bit_rate{static_cast<std::int64_t>(in.below(900'000'000'000ULL))};
-  p.tau_source = in.boolean() ? netcc::powertcp_tau::min_rtt : netcc::powertcp_tau::configured;
-  p.line_rate_first_rtt = in.boolean();
-  return p;
-}
 
 template <class C>
 struct checker {
@@ -86,7 +68,7 @@ struct checker {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   byte_reader in(data, size);
-  const auto params = read_params(in);
+  const auto params = netcc::fuzz::read_powertcp_params<netcc::theta_powertcp_params>(in);
   checker<netcc::theta_powertcp> d{params};
   checker<netcc::basic_powertcp<netcc::arith::q32, netcc::rtt_power>> f{params};
   netcc::rtt_event last{};

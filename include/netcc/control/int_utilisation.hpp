@@ -156,14 +156,7 @@ class int_utilisation {
   /// @brief Events this estimator reads: INT ACKs whose clock and counter traits are the
   /// stack's.
   template <class E>
-  static constexpr bool accepts = [] {
-    if constexpr (IntFeedback<E>) {
-      return std::is_same_v<typename feedback_traits<E>::timestamp_clock, clock> &&
-             std::is_same_v<typename feedback_traits<E>::tx_counter, counter>;
-    } else {
-      return false;
-    }
-  }();
+  static constexpr bool accepts = IntFeedbackFor<E, Stack>;
 
   /// @brief MeasureInflight(ack): the most congested hop's u' and tau (HPCC Alg. 1 lines 2-8,
   /// FastTune Alg. 2 lines 2-8), folded into U (lines 9-10 with the tau/T weight on u; see

@@ -247,14 +247,7 @@ class int_power {
   static constexpr std::size_t max_hops = Stack::max_hops;
   /// @brief Events this signal reads: INT ACKs whose clock and counter traits are the stack's.
   template <class E>
-  static constexpr bool accepts = [] {
-    if constexpr (IntFeedback<E>) {
-      return std::is_same_v<typename feedback_traits<E>::timestamp_clock, clock> &&
-             std::is_same_v<typename feedback_traits<E>::tx_counter, counter>;
-    } else {
-      return false;
-    }
-  }();
+  static constexpr bool accepts = IntFeedbackFor<E, Stack>;
 
   /// @brief NORMPOWER(ack): per hop i with dt_i > 0 (line 11),
   /// qdot = dqlen/dt (line 12), mu = dtxBytes/dt (line 13), lambda = qdot + mu (line 14),

@@ -299,6 +299,14 @@ concept IntFeedback = AckFeedback<E> && requires(const E& e, std::size_t i) {
   { feedback_traits<E>::hop(e, i) } -> std::convertible_to<int_hop>;
 };
 
+/// @brief The event carries an INT stack whose clock and counter traits are those of `Stack`
+/// (the per-hop history an INT controller keeps is sized and wrapped for one stack type).
+template <class E, class Stack>
+concept IntFeedbackFor =
+    IntFeedback<E> && std::same_as < typename feedback_traits<E>::timestamp_clock,
+typename Stack::timestamp_clock >
+    &&std::same_as<typename feedback_traits<E>::tx_counter, typename Stack::tx_counter>;
+
 /// @brief The event carries an RTT sample.
 template <class E>
 concept RttFeedback = TimedFeedback<E> && requires(const E& e) {
