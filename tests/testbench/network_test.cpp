@@ -7,7 +7,9 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 using namespace netcc::literals;
 namespace tb = netcc::testbench;
@@ -32,6 +34,30 @@ class rtt_probe {
   netcc::duration min_rtt_ = netcc::duration::max();
   int acks_ = 0;
   std::size_t hops_ = 0;
+};
+
+// A fixed window that asks for INC on every data packet and records the Bolt SRCs and INC
+// echoes it gets back (the engine's Bolt switch path, without a Bolt sender).
+class bolt_probe {
+ public:
+  explicit bolt_probe(netcc::bytes w) : w_(w) {}
+  void on_send(const tb::send_info&, tb::packet& p) { p.inc = true; }
+  void on_ack(const netcc::ack_event& a) { inc_acks_ += a.inc ? 1 : 0; }
+  void on_src(const netcc::src_event& s) {
+    ++srcs_;
+    max_queue_ = std::max(max_queue_, s.queue);
+    rate_ = s.link_rate;
+    // The reflected TX timestamp is the data packet's send time (low 32 bits): the SRC
+    // arrives after it, by no more than the run length.
+    const auto now32 = static_cast<std::uint32_t>(s.now.count());
+    max_src_rtt_ = std::max<std::uint32_t>(max_src_rtt_, now32 - s.tx_timestamp);
+  }
+  [[nodiscard]] netcc::bytes cwnd() const { return w_; }
+  netcc::bytes w_;
+  int srcs_ = 0, inc_acks_ = 0;
+  netcc::bytes max_queue_{};
+  netcc::bit_rate rate_{};
+  std::uint32_t max_src_rtt_ = 0;
 };
 
 }  // namespace
@@ -99,6 +125,43 @@ TEST(Network, EcnMarksAboveThresholdAndNpSendsCnps) {
   EXPECT_GT(net.stats(0).cnps + net.stats(1).cnps, 0u);
   // At most one CNP per flow per 50 us: the flows lasted at most ~400 us.
   EXPECT_LE(net.stats(0).cnps, 9u);
+}
+
+TEST(Network, BoltSwitchSendsSrcsWhenCongestedAndRationsInc) {
+  // 2:1 incast, fixed windows of 60 kB each: the bottleneck queue passes CC_THRESH (one MTU),
+  // so the switch sends SRCs (at most one per data packet, none before the queue builds) that
+  // report the queue and the 100 Gbps link, and clears INC on the packets it sent SRCs for.
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto st =
+      tb::make_star(net, 2, {.rate = 100_Gbps, .delay = 1_us}, {.rate = 100_Gbps, .delay = 1_us},
+                    {.int_push = false, .bolt = true});
+  std::vector<const tb::cc_model<bolt_probe>*> probes;
+  for (const auto h : st.senders) {
+    auto m = std::make_unique<tb::cc_model<bolt_probe>>("bolt-probe", 60_KB);
+    probes.push_back(m.get());
+    net.add_flow({.src = h, .dst = st.receiver, .size = 300_KB, .cc = std::move(m)});
+  }
+  net.run_until(netcc::timestamp{2'000'000});
+  const auto& ps = net.port_stats_toward(st.sw, st.receiver);
+  int srcs = 0, inc_acks = 0;
+  for (const auto* p : probes) {
+    srcs += p->controller().srcs_;
+    inc_acks += p->controller().inc_acks_;
+    EXPECT_LE(p->controller().max_queue_, ps.max_queue);
+    EXPECT_GT(p->controller().max_src_rtt_, 0u);
+    EXPECT_LT(p->controller().max_src_rtt_, 2'000'000u);
+    if (p->controller().srcs_ > 0) {
+      EXPECT_EQ(p->controller().rate_, 100_Gbps);
+    }
+  }
+  EXPECT_GT(srcs, 0);
+  EXPECT_EQ(static_cast<std::uint64_t>(srcs), ps.srcs);  // every SRC reached its sender
+  const int data_packets = 2 * (300'000 / 1460 + 1);
+  EXPECT_LE(srcs, data_packets);
+  // A packet that triggered an SRC lost its INC; so did any the supply could not pay for.
+  EXPECT_LE(inc_acks + srcs, data_packets);
+  EXPECT_TRUE(net.stats(0).completed());
+  EXPECT_TRUE(net.stats(1).completed());
 }
 
 TEST(Network, TimeSeriesAndMetrics) {

@@ -12,7 +12,9 @@
 ///   S-ACK) and a FIFO data queue sharing one buffer; a packet that does not fit is dropped and
 ///   counted; data packets are ECN-marked at enqueue (RED with K_min, K_max, P_max; K_min =
 ///   K_max is DCTCP's single threshold) and get an INT hop record at dequeue when the switch
-///   pushes INT;
+///   pushes INT; a Bolt switch runs netcc::bolt_ingress on each data packet before it joins the
+///   queue (SRC back to the sender at control priority, PRU and supply tokens, INC granted or
+///   cleared);
 /// - **hosts**: one NIC port each. Senders are pulled when the NIC is idle: round-robin over
 ///   the host's flows that have data, window space (bytes in flight + packet <= cwnd, or nothing
 ///   in flight) and pacing credit (next send time <= now). Receivers ACK every data packet
@@ -49,6 +51,7 @@
 #include <vector>
 
 #include "netcc/core/units.hpp"
+#include "netcc/fabric/bolt.hpp"
 #include "netcc/testbench/packet.hpp"
 #include "netcc/testbench/sender_cc.hpp"
 
@@ -76,6 +79,12 @@ struct switch_config {
   bytes ecn_kmax{400'000};
   /// @brief RED P_max: marking probability just below K_max.
   double ecn_pmax = 0.2;
+  /// @brief Run Bolt's switch ingress (NSDI'23 Algorithm 1, netcc::bolt_ingress) on data
+  /// packets towards each egress port: SRC generation at or above CC_THRESH, PRU tokens from
+  /// LAST packets, supply tokens, INC granted or cleared.
+  bool bolt = false;
+  /// @brief Bolt switch parameters (MTU, CC_THRESH, link-rate code unit).
+  bolt_params bolt_cfg{};
 };
 
 /// @brief Engine-wide settings.
@@ -144,6 +153,8 @@ struct port_stats {
   std::uint64_t drops = 0;
   /// @brief Data packets ECN-marked.
   std::uint64_t ecn_marks = 0;
+  /// @brief Bolt SRCs generated for data packets towards this port.
+  std::uint64_t srcs = 0;
   /// @brief Largest occupancy seen.
   bytes max_queue{};
 };
@@ -327,6 +338,7 @@ class network {
     bool busy = false;
     std::uint32_t in_tx = 0;
     std::uint64_t tx_total = 0;  // INT tx-bytes counter
+    bolt_port_state bolt{};      // Bolt PRU / supply registers of this egress port
     port_stats stats{};
   };
   struct node_state {
@@ -467,10 +479,60 @@ class network {
     }
     if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.ecn && pk.ect)
       maybe_mark(nodes_[n].sw, p, pk);
-    p.q_bytes += pk.size;
-    p.stats.max_queue = std::max(p.stats.max_queue, p.q_bytes);
-    (pk.control ? p.hi : p.lo).push(pkt_index);
-    if (!p.busy) start_tx(n, pi);
+    if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.bolt)
+      bolt_ingress_at(n, pi, pkt_index);
+    const packet& queued = pool_[pkt_index];  // bolt_ingress_at may have grown the pool
+    port_state& port = nodes_[n].ports[pi];
+    port.q_bytes += queued.size;
+    port.stats.max_queue = std::max(port.stats.max_queue, port.q_bytes);
+    (queued.control ? port.hi : port.lo).push(pkt_index);
+    if (!port.busy) start_tx(n, pi);
+  }
+
+  // Bolt Algorithm 1 at the ingress of egress port `pi`: the data packet's INC/DEC change in
+  // place; an SRC (a trimmed mirror, §4.1) goes back to the sender at control priority.
+  void bolt_ingress_at(node_id n, std::uint32_t pi, std::uint32_t pkt_index) {
+    const switch_config& sw = nodes_[n].sw;
+    port_state& p = nodes_[n].ports[pi];
+    packet& pk = pool_[pkt_index];
+    bolt_header h{.data = true,
+                  .last = pk.last,
+                  .first = pk.first,
+                  .inc = pk.inc,
+                  .dec = pk.dec,
+                  .t_data_tx = static_cast<std::uint32_t>(pk.sent_at.count())};
+    const bolt_ingress_result r = bolt_ingress(
+        p.bolt, h, pk.size, {.q_size = p.q_bytes, .link_rate = p.link.rate}, now_, sw.bolt_cfg);
+    pk.inc = h.inc;
+    pk.dec = h.dec;
+    if (!r.send_src) return;
+    ++p.stats.srcs;
+    const flow_id fid = pk.flow;
+    const node_id sender = pk.src;
+    const std::uint32_t c = alloc_packet();  // may grow the pool: no reference held past here
+    packet& s = pool_[c];
+    s.kind = packet_kind::src;
+    s.control = true;
+    s.flow = fid;
+    s.src = n;
+    s.dst = sender;
+    s.size = cfg_.control_size;
+    s.src_queue = bolt_decode_q_size(r.src.q_size);
+    s.src_rate = bolt_decode_link_rate(r.src.link_rate, sw.bolt_cfg.link_rate_unit);
+    s.src_tx_ts = r.src.t_data_tx;
+    inject(c);
+    forward_from_switch(n, c);
+  }
+
+  // A packet a switch creates (SRC): routed like any arriving packet.
+  void forward_from_switch(node_id n, std::uint32_t idx) {
+    const auto& choices = nodes_[n].next_ports[pool_[idx].dst];
+    if (choices.empty()) {
+      dropped_ += static_cast<std::uint64_t>(pool_[idx].size.count());
+      free_packet(idx);
+      return;
+    }
+    enqueue(n, choices[0], idx);
   }
 
   void maybe_mark(const switch_config& sw, port_state& p, packet& pk) {
