@@ -164,6 +164,42 @@ TEST(Network, BoltSwitchSendsSrcsWhenCongestedAndRationsInc) {
   EXPECT_TRUE(net.stats(1).completed());
 }
 
+TEST(Network, PfcPausesUpstreamInsteadOfDropping) {
+  // 4:1 incast, fixed windows of 200 kB into a 500 kB egress buffer: 800 kB cannot fit, so
+  // without PFC packets are dropped. With X_off = 50 kB and X_on = 40 kB per ingress port
+  // (500 and 400 B per Gbps at 100 Gbps), an ingress holds at most X_off plus what is in flight
+  // during one link delay each way (2 us of 100 Gbps = 25 kB) and one packet: 4 * 76.5 kB fits.
+  auto run = [](bool pfc) {
+    auto net =
+        std::make_unique<tb::network>(tb::network_config{.sample_interval = netcc::duration{0}});
+    const auto st = tb::make_star(
+        *net, 4, {.rate = 100_Gbps, .delay = 1_us},
+        {.rate = 100_Gbps, .delay = 1_us, .buffer = 500_KB},
+        {.int_push = false,
+         .pfc = pfc,
+         .pfc_cfg = {.x_off_per_gbps = netcc::bytes{500}, .x_on_per_gbps = netcc::bytes{400}}});
+    for (const auto h : st.senders)
+      net->add_flow({.src = h, .dst = st.receiver, .size = 2_MB, .cc = fixed(200_KB)});
+    net->run_until(netcc::timestamp{5'000'000});
+    return std::make_pair(std::move(net), st);
+  };
+  const auto [lossy, st0] = run(false);
+  EXPECT_GT(lossy->port_stats_toward(st0.sw, st0.receiver).drops, 0u);
+  const auto [lossless, st] = run(true);
+  EXPECT_EQ(lossless->port_stats_toward(st.sw, st.receiver).drops, 0u);
+  EXPECT_LE(lossless->port_stats_toward(st.sw, st.receiver).max_queue, 4 * 76'500_B);
+  std::uint64_t pauses = 0;
+  for (const auto h : st.senders) {
+    pauses += lossless->port_stats_toward(st.sw, h).pauses;
+    EXPECT_GT(lossless->port_stats_toward(h, st.sw).paused_time, netcc::duration::zero());
+  }
+  EXPECT_GT(pauses, 0u);
+  for (netcc::testbench::flow_id f = 0; f < 4; ++f) {
+    EXPECT_TRUE(lossless->stats(f).completed());
+    EXPECT_EQ(lossless->stats(f).timeouts, 0u);
+  }
+}
+
 TEST(Network, TimeSeriesAndMetrics) {
   tb::network net{{.sample_interval = 10_us}};
   const auto d = tb::make_dumbbell(net, 2, {.rate = 100_Gbps, .delay = 1_us},

@@ -15,6 +15,9 @@
 ///   pushes INT; a Bolt switch runs netcc::bolt_ingress on each data packet before it joins the
 ///   queue (SRC back to the sender at control priority, PRU and supply tokens, INC granted or
 ///   cleared);
+/// - **PFC**: a switch with PFC counts, per ingress port, the data bytes it holds that came in
+///   there; above X_off it pauses the upstream port's data queue (control packets still flow),
+///   at or below X_on it resumes it; the frame acts one propagation delay after the crossing;
 /// - **hosts**: one NIC port each. Senders are pulled when the NIC is idle: round-robin over
 ///   the host's flows that have data, window space (bytes in flight + packet <= cwnd, or nothing
 ///   in flight) and pacing credit (next send time <= now). Receivers ACK every data packet
@@ -52,6 +55,7 @@
 
 #include "netcc/core/units.hpp"
 #include "netcc/fabric/bolt.hpp"
+#include "netcc/fabric/pfc.hpp"
 #include "netcc/testbench/packet.hpp"
 #include "netcc/testbench/sender_cc.hpp"
 
@@ -85,6 +89,12 @@ struct switch_config {
   bool bolt = false;
   /// @brief Bolt switch parameters (MTU, CC_THRESH, link-rate code unit).
   bolt_params bolt_cfg{};
+  /// @brief Priority Flow Control (netcc::pfc_on_backlog, seed 003 §III-B e): count the data
+  /// bytes queued in this switch per ingress port; above X_off pause the upstream neighbour's
+  /// data queue, at or below X_on resume it.
+  bool pfc = false;
+  /// @brief PFC thresholds per Gbps of the ingress port's rate (seed 003 §V: 9.5 / 9.25 kB).
+  pfc_params pfc_cfg{};
 };
 
 /// @brief Engine-wide settings.
@@ -155,6 +165,11 @@ struct port_stats {
   std::uint64_t ecn_marks = 0;
   /// @brief Bolt SRCs generated for data packets towards this port.
   std::uint64_t srcs = 0;
+  /// @brief PFC pause frames sent upstream through this port (its ingress side went over
+  /// X_off).
+  std::uint64_t pauses = 0;
+  /// @brief Time this port's data queue spent paused by its downstream neighbour.
+  duration paused_time{};
   /// @brief Largest occupancy seen.
   bytes max_queue{};
 };
@@ -290,7 +305,17 @@ class network {
   [[nodiscard]] const network_config& config() const noexcept { return cfg_; }
 
  private:
-  enum class ev : std::uint8_t { tx_done, arrive, flow_start, flow_wakeup, rto, sample, tick };
+  enum class ev : std::uint8_t {
+    tx_done,
+    arrive,
+    flow_start,
+    flow_wakeup,
+    rto,
+    sample,
+    tick,
+    pfc_pause,
+    pfc_resume
+  };
   struct event {
     std::int64_t t;
     std::uint64_t order;
@@ -339,6 +364,10 @@ class network {
     std::uint32_t in_tx = 0;
     std::uint64_t tx_total = 0;  // INT tx-bytes counter
     bolt_port_state bolt{};      // Bolt PRU / supply registers of this egress port
+    bytes ingress_bytes{};       // PFC: data bytes queued in this node that arrived here
+    pfc_port_state pfc{};        // PFC: this ingress port has paused its upstream neighbour
+    bool paused = false;         // PFC: the downstream neighbour paused this port's data
+    timestamp paused_since{};
     port_stats stats{};
   };
   struct node_state {
@@ -464,6 +493,10 @@ class network {
       case ev::tick:
         on_tick(e.a);
         break;
+      case ev::pfc_pause:
+      case ev::pfc_resume:
+        on_pfc(e.a, e.b, e.kind == ev::pfc_pause);
+        break;
     }
   }
 
@@ -486,7 +519,36 @@ class network {
     port.q_bytes += queued.size;
     port.stats.max_queue = std::max(port.stats.max_queue, port.q_bytes);
     (queued.control ? port.hi : port.lo).push(pkt_index);
+    if (!nodes_[n].host && nodes_[n].sw.pfc && !queued.control)
+      pfc_account(n, queued.in_port, queued.size);
     if (!port.busy) start_tx(n, pi);
+  }
+
+  // PFC at ingress port `in` of switch `n`: `delta` data bytes joined (> 0) or left (< 0) the
+  // switch's queues; a crossing of X_off / X_on sends a pause / resume to the upstream port,
+  // which acts one propagation delay later (a MAC control frame, not queued behind data).
+  void pfc_account(node_id n, std::uint32_t in, bytes delta) {
+    port_state& ip = nodes_[n].ports[in];
+    ip.ingress_bytes += delta;
+    const pfc_action a =
+        pfc_on_backlog(ip.pfc, ip.ingress_bytes, ip.link.rate, nodes_[n].sw.pfc_cfg);
+    if (a == pfc_action::none) return;
+    if (a == pfc_action::pause) ++ip.stats.pauses;
+    schedule(now_ + ip.link.delay, a == pfc_action::pause ? ev::pfc_pause : ev::pfc_resume, ip.peer,
+             ip.peer_port);
+  }
+
+  void on_pfc(node_id n, std::uint32_t pi, bool pause) {
+    port_state& p = nodes_[n].ports[pi];
+    if (pause == p.paused) return;
+    p.paused = pause;
+    if (pause) {
+      p.paused_since = now_;
+      return;
+    }
+    p.stats.paused_time += now_ - p.paused_since;
+    if (!p.busy) start_tx(n, pi);
+    if (!nodes_[n].ports[pi].busy && nodes_[n].host) kick_host(n);
   }
 
   // Bolt Algorithm 1 at the ingress of egress port `pi`: the data packet's INC/DEC change in
@@ -554,10 +616,11 @@ class network {
 
   void start_tx(node_id n, std::uint32_t pi) {
     port_state& p = nodes_[n].ports[pi];
-    if (p.hi.empty() && p.lo.empty()) return;
+    if (p.hi.empty() && (p.lo.empty() || p.paused)) return;  // PFC pauses data, not control
     const std::uint32_t idx = p.hi.empty() ? p.lo.pop() : p.hi.pop();
     packet& pk = pool_[idx];
     p.q_bytes -= pk.size;
+    if (!nodes_[n].host && nodes_[n].sw.pfc && !pk.control) pfc_account(n, pk.in_port, -pk.size);
     p.busy = true;
     p.in_tx = idx;
     p.tx_total += static_cast<std::uint64_t>(pk.size.count());
@@ -578,6 +641,7 @@ class network {
     port_state& p = nodes_[n].ports[pi];
     const std::uint32_t idx = p.in_tx;
     p.busy = false;
+    pool_[idx].in_port = p.peer_port;  // the port it arrives on at the peer (PFC accounting)
     schedule(now_ + p.link.delay, ev::arrive, p.peer, idx);
     if (!p.hi.empty() || !p.lo.empty()) {
       start_tx(n, pi);
@@ -762,6 +826,7 @@ class network {
       start_tx(h, 0);
       return;
     }
+    if (p.paused) return;  // PFC: the NIC's data queue is paused; resume kicks the host
     const std::size_t nf = nd.flows.size();
     timestamp earliest = timestamp::max();
     for (std::size_t k = 0; k < nf; ++k) {

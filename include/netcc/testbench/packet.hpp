@@ -79,6 +79,8 @@ struct packet {
   bit_rate src_rate{};
   /// @brief SRC: the data packet's reflected 32-bit TX timestamp.
   std::uint32_t src_tx_ts = 0;
+  /// @brief The port of the current node it arrived on (for PFC's per-ingress accounting).
+  std::uint32_t in_port = 0;
 };
 
 }  // namespace netcc::testbench
