@@ -60,6 +60,22 @@ class bolt_probe {
   std::uint32_t max_src_rtt_ = 0;
 };
 
+// Counts timer ticks (a controller with on_timer, such as DCQCN's reaction point).
+class tick_counter {
+ public:
+  explicit tick_counter(netcc::bytes w) : w_(w) {}
+  void on_ack(const netcc::ack_event&) noexcept {}
+  void on_timer(netcc::timestamp now) {
+    ++ticks_;
+    if (now <= last_) ++non_increasing_;
+    last_ = now;
+  }
+  [[nodiscard]] netcc::bytes cwnd() const { return w_; }
+  netcc::bytes w_;
+  int ticks_ = 0, non_increasing_ = 0;
+  netcc::timestamp last_{};
+};
+
 }  // namespace
 
 TEST(Network, SingleFlowFctIsHandComputed) {
@@ -198,6 +214,35 @@ TEST(Network, PfcPausesUpstreamInsteadOfDropping) {
     EXPECT_TRUE(lossless->stats(f).completed());
     EXPECT_EQ(lossless->stats(f).timeouts, 0u);
   }
+}
+
+TEST(Network, ApplicationWritesReopenAFlowAndItsTimer) {
+  // One connection, bursts of 100 kB at 0, 300 and 600 us: each burst takes ~10 us at
+  // 100 Gbps, so the flow is idle between them; it completes after the last one, with every
+  // byte acknowledged once, and its 10 us timer runs only while it has data (one chain).
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto a = net.add_host(), s = net.add_switch(), b = net.add_host();
+  net.connect(a, s, {.rate = 100_Gbps, .delay = 1_us});
+  net.connect(s, b, {.rate = 100_Gbps, .delay = 1_us});
+  auto m = std::make_unique<tb::cc_model<tick_counter>>("ticks", 1_MB);
+  m->set_tick(10_us);
+  const auto* probe = m.get();
+  const auto f = net.add_flow(
+      {.src = a,
+       .dst = b,
+       .size = 100_KB,
+       .writes = {{netcc::timestamp{300'000}, 100_KB}, {netcc::timestamp{600'000}, 100_KB}},
+       .cc = std::move(m)});
+  net.run_until(netcc::timestamp{2'000'000});
+  ASSERT_TRUE(net.stats(f).completed());
+  EXPECT_EQ(net.stats(f).acked, 300_KB);
+  EXPECT_EQ(net.stats(f).size, 300_KB);
+  EXPECT_GT(net.stats(f).finish, netcc::timestamp{600'000});
+  EXPECT_LT(net.stats(f).finish, netcc::timestamp{650'000});
+  // Three active periods of ~12 us: a handful of ticks, never two at one time.
+  EXPECT_GE(probe->controller().ticks_, 3);
+  EXPECT_LE(probe->controller().ticks_, 9);
+  EXPECT_EQ(probe->controller().non_increasing_, 0);
 }
 
 TEST(Network, TimeSeriesAndMetrics) {

@@ -127,6 +127,10 @@ struct flow_spec {
   timestamp start{};
   /// @brief When a long-running flow stops sending new data.
   timestamp stop = timestamp::max();
+  /// @brief Later application writes to a finite flow: (time, bytes), appended to `size` at
+  /// that time (on/off bursts on one connection, so the controller keeps its state between
+  /// bursts). A write before `start` applies at `start`; a long-running flow ignores writes.
+  std::vector<std::pair<timestamp, bytes>> writes{};
   /// @brief Its controller.
   std::unique_ptr<sender_cc> cc;
 };
@@ -216,8 +220,12 @@ class network {
     fl.cc = std::move(f.cc);
     fl.stats.start = f.start;
     fl.stats.size = f.size;
+    fl.writes = std::move(f.writes);
     nodes_[f.src].flows.push_back(id);
     schedule(f.start, ev::flow_start, id, 0);
+    if (f.size == bytes{0}) fl.writes.clear();  // a long-running flow has no writes
+    for (std::uint32_t w = 0; w < fl.writes.size(); ++w)
+      schedule(std::max(fl.writes[w].first, f.start), ev::app_write, id, w);
     return id;
   }
 
@@ -314,7 +322,8 @@ class network {
     sample,
     tick,
     pfc_pause,
-    pfc_resume
+    pfc_resume,
+    app_write
   };
   struct event {
     std::int64_t t;
@@ -392,6 +401,8 @@ class network {
     timestamp rto_deadline = timestamp::max();
     bool rto_pending = false;
     timestamp last_cnp = timestamp::min();
+    std::vector<std::pair<timestamp, bytes>> writes{};
+    std::uint32_t tick_gen = 0;  // ticks of an earlier active period are ignored
     flow_stats stats{};
   };
 
@@ -491,11 +502,14 @@ class network {
         on_sample();
         break;
       case ev::tick:
-        on_tick(e.a);
+        on_tick(e.a, e.b);
         break;
       case ev::pfc_pause:
       case ev::pfc_resume:
         on_pfc(e.a, e.b, e.kind == ev::pfc_pause);
+        break;
+      case ev::app_write:
+        on_app_write(e.a, e.b);
         break;
     }
   }
@@ -754,17 +768,35 @@ class network {
     flow_state& f = flows_[id];
     f.active = true;
     f.next_send = now_;
-    if (const duration t = f.cc->tick_interval(); t > duration::zero()) {
-      schedule(now_ + t, ev::tick, id, 0);
-    }
+    start_ticks(id);
     kick_host(f.src);
   }
 
-  void on_tick(flow_id id) {
+  void start_ticks(flow_id id) {
     flow_state& f = flows_[id];
-    if (!f.active) return;
+    ++f.tick_gen;
+    if (const duration t = f.cc->tick_interval(); t > duration::zero())
+      schedule(now_ + t, ev::tick, id, f.tick_gen);
+  }
+
+  void on_tick(flow_id id, std::uint32_t gen) {
+    flow_state& f = flows_[id];
+    if (!f.active || gen != f.tick_gen) return;
     f.cc->on_tick(now_);
-    schedule(now_ + f.cc->tick_interval(), ev::tick, id, 0);
+    schedule(now_ + f.cc->tick_interval(), ev::tick, id, gen);
+    kick_host(f.src);
+  }
+
+  // An application write: the flow has more to send; a completed flow becomes active again.
+  void on_app_write(flow_id id, std::uint32_t w) {
+    flow_state& f = flows_[id];
+    f.size += f.writes[w].second;
+    f.stats.size = f.size;
+    if (f.stats.start > now_ || f.active) return;  // not started yet, or still sending
+    f.active = true;
+    f.stats.finish = timestamp::max();
+    if (f.next_send < now_) f.next_send = now_;
+    start_ticks(id);
     kick_host(f.src);
   }
 
