@@ -2,7 +2,7 @@
 // netcc-sim: the scenario runner (the README's main job).
 //
 //   netcc-sim [SCENARIO | FILE.scn] [--cc NAME[,NAME...]|all] [--set KEY=VALUE]...
-//             [--out DIR] [--seed N] [--duration US] [--quiet]
+//             [--out DIR] [--seed N] [--duration US] [--data DIR] [--quiet]
 //   netcc-sim list      scenarios and controllers
 //   netcc-sim keys      the keys a scenario file or --set accepts
 //
@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     std::printf(
         "usage: netcc-sim [SCENARIO | FILE.scn] [--cc NAME[,NAME...]|all] [--set KEY=VALUE]...\n"
-        "                 [--out DIR] [--seed N] [--duration US] [--quiet]\n"
+        "                 [--out DIR] [--seed N] [--duration US] [--data DIR] [--quiet]\n"
         "       netcc-sim list | keys\n");
     return 0;
   }
@@ -105,6 +105,7 @@ int main(int argc, char** argv) {
   std::filesystem::path out = "netcc-out";
   std::vector<std::string> chosen;
   bool quiet = false;
+  std::string data_dir;
   std::vector<std::pair<std::string, std::string>> sets;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -131,6 +132,9 @@ int main(int argc, char** argv) {
     } else if (a == "--duration") {
       if (!value(v)) return fail("--duration needs microseconds");
       sets.emplace_back("duration_us", v);
+    } else if (a == "--data") {
+      if (!value(v)) return fail("--data needs the directory holding websearch.cdf and hadoop.cdf");
+      data_dir = v;
     } else if (a == "--quiet") {
       quiet = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -144,6 +148,7 @@ int main(int argc, char** argv) {
       return fail("unknown scenario '" + a + "' (netcc-sim list shows them; a file must exist)");
     }
   }
+  if (!data_dir.empty()) s.data_dir = data_dir;
   for (const auto& [k, v] : sets) {
     if (auto err = tb::set_key(s, k, v); !err.empty()) return fail(err);
   }
@@ -170,7 +175,7 @@ int main(int argc, char** argv) {
   std::printf("netcc %s  scenario %s: %s, %d senders, %.0f/%.0f Gbps, %lld ns links, %.0f us\n",
               netcc::version_string, s.name.c_str(), s.topology.c_str(), s.senders, s.host_gbps,
               s.bottleneck_gbps, static_cast<long long>(s.link_delay_ns), s.duration_us);
-  std::printf("%-12s %11s %11s %9s %10s %7s %9s %9s %6s %8s\n", "controller", "peak_q_B", "p99_q_B",
+  std::printf("%-15s %11s %11s %9s %10s %7s %9s %9s %6s %8s\n", "controller", "peak_q_B", "p99_q_B",
               "drain_us", "tail_Gbps", "jain", "slow_avg", "slow_max", "drops", "timeouts");
   std::vector<std::string> names;
   for (const auto* c : run) {
@@ -180,7 +185,7 @@ int main(int argc, char** argv) {
     const auto csv = out / (s.name + "_" + c->name + ".csv");
     if (!tb::write_csv(ts, csv.string())) return fail("cannot write " + csv.string());
     names.push_back(c->name);
-    std::printf("%-12s %11.0f %11.0f %9.1f %10.2f %7.4f %9.2f %9.2f %6llu %8llu\n", r.cc.c_str(),
+    std::printf("%-15s %11.0f %11.0f %9.1f %10.2f %7.4f %9.2f %9.2f %6llu %8llu\n", r.cc.c_str(),
                 r.peak_queue, r.p99_queue, r.drain_us, r.tail_goodput_gbps, r.jain, r.mean_slowdown,
                 r.max_slowdown, static_cast<unsigned long long>(r.drops),
                 static_cast<unsigned long long>(r.timeouts));

@@ -33,6 +33,7 @@
 #include "netcc/testbench/metrics.hpp"
 #include "netcc/testbench/network.hpp"
 #include "netcc/testbench/topology.hpp"
+#include "netcc/testbench/workload.hpp"
 
 namespace netcc::testbench {
 
@@ -96,7 +97,40 @@ struct scenario {
   std::uint64_t seed = 1;
   /// @brief The papers' N (expected flows per NIC/bottleneck) given to controllers.
   int expected_flows = 10;
+  /// @brief On/off sources (from the senders after the long and incast flows): each one
+  /// connection that writes burst_bytes every burst_period_us from burst_at_us.
+  int burst_flows = 0;
+  /// @brief Bytes per burst.
+  std::int64_t burst_bytes = 1'500'000;
+  /// @brief First burst, us.
+  double burst_at_us = 0;
+  /// @brief Time between bursts, us.
+  double burst_period_us = 500;
+  /// @brief Bursts per source (0: until the end of the run).
+  int burst_count = 0;
+  /// @brief Flow-size CDF of a Poisson workload: none, websearch, hadoop, or a file path.
+  std::string cdf = "none";
+  /// @brief Offered load of the CDF workload, as a fraction of the bottleneck rate.
+  double cdf_load = 0.5;
+  /// @brief Start of the CDF workload, us.
+  double cdf_at_us = 0;
+  /// @brief Most flows the CDF workload generates.
+  int cdf_max_flows = 10'000;
+  /// @brief Where the named CDFs live (not a key: set by the runner; data/cdf of the source
+  /// tree by default).
+#ifdef NETCC_DATA_DIR
+  std::string data_dir = NETCC_DATA_DIR "/cdf";
+#else
+  std::string data_dir = "data/cdf";
+#endif
 };
+
+/// @brief The CDF file a scenario's `cdf` names: websearch and hadoop are looked up in
+/// `data_dir`; anything else is a path.
+[[nodiscard]] inline std::string cdf_path(const scenario& s) {
+  if (s.cdf == "websearch" || s.cdf == "hadoop") return s.data_dir + "/" + s.cdf + ".cdf";
+  return s.cdf;
+}
 
 /// @brief Set one key of `s` from text; returns an empty string or the error message.
 inline std::string set_key(scenario& s, std::string_view key, std::string_view value) {
@@ -140,6 +174,18 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   if (key == "sample_ns") return num(s.sample_ns, 10, 1e9);
   if (key == "seed") return num(s.seed, 0, 9e15);
   if (key == "expected_flows") return num(s.expected_flows, 1, 1e6);
+  if (key == "burst_flows") return num(s.burst_flows, 0, 1024);
+  if (key == "burst_bytes") return num(s.burst_bytes, 1, 1e10);
+  if (key == "burst_at_us") return num(s.burst_at_us, 0, 1e7);
+  if (key == "burst_period_us") return num(s.burst_period_us, 0.001, 1e7);
+  if (key == "burst_count") return num(s.burst_count, 0, 1e6);
+  if (key == "cdf") {
+    s.cdf = std::string(value);
+    return s.cdf.empty() ? "cdf = : must be none, websearch, hadoop or a file path" : "";
+  }
+  if (key == "cdf_load") return num(s.cdf_load, 0.001, 1);
+  if (key == "cdf_at_us") return num(s.cdf_at_us, 0, 1e7);
+  if (key == "cdf_max_flows") return num(s.cdf_max_flows, 1, 1e6);
   return "unknown key '" + std::string(key) + "' (netcc-sim keys lists them)";
 }
 
@@ -161,20 +207,36 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
           {"duration_us", "simulated time, us"},
           {"sample_ns", "time-series sampling interval, ns"},
           {"seed", "random seed"},
-          {"expected_flows", "the papers' N given to controllers"}};
+          {"expected_flows", "the papers' N given to controllers"},
+          {"burst_flows", "on/off sources, each one connection writing a burst periodically"},
+          {"burst_bytes", "bytes per burst"},
+          {"burst_at_us", "first burst, us"},
+          {"burst_period_us", "time between bursts, us"},
+          {"burst_count", "bursts per source (0: until the end)"},
+          {"cdf", "Poisson workload's flow sizes: none | websearch | hadoop | <file>.cdf"},
+          {"cdf_load", "offered load of the CDF workload, fraction of the bottleneck"},
+          {"cdf_at_us", "start of the CDF workload, us"},
+          {"cdf_max_flows", "most flows of the CDF workload"}};
 }
 
 /// @brief Check cross-key consistency; empty when fine.
 [[nodiscard]] inline std::string check(const scenario& s) {
-  const int needed = s.topology == "star" ? s.long_flows + s.incast_flows : s.long_flows;
+  const int needed = s.long_flows + s.burst_flows + (s.topology == "star" ? s.incast_flows : 0);
   if (needed > s.senders) {
     return "senders = " + std::to_string(s.senders) +
-           ": must be at least long_flows + incast_flows (" + std::to_string(needed) + ")";
+           ": must be at least long_flows + incast_flows + burst_flows (" + std::to_string(needed) +
+           ")";
   }
   if (s.topology == "dumbbell" && s.incast_flows > 0) {
     return "incast_flows = " + std::to_string(s.incast_flows) + ": must be 0 on a dumbbell";
   }
-  if (needed == 0) return "long_flows = 0 and incast_flows = 0: the scenario has no flow";
+  if (s.cdf != "none") {
+    flow_size_cdf c;
+    if (auto err = load_cdf(cdf_path(s), c); !err.empty()) return "cdf = " + s.cdf + ": " + err;
+  }
+  if (needed == 0 && s.cdf == "none")
+    return "long_flows, incast_flows and burst_flows are 0 and cdf = none: the scenario has no "
+           "flow";
   return {};
 }
 
@@ -235,6 +297,19 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
   big.expected_flows = 255;
   m["incast255"] = {"a long flow and a 255:1 incast of 64 kB flows; 25 Gbps hosts, 100 Gbps fabric",
                     big};
+  scenario web = scenario{};
+  web.name = "websearch";
+  web.senders = 16;
+  web.long_flows = 0;
+  web.incast_flows = 0;
+  web.cdf = "websearch";
+  web.cdf_load = 0.6;
+  web.duration_us = 10'000;
+  web.expected_flows = 16;
+  m["websearch"] = {
+      "web-search flow sizes, Poisson arrivals at 60% load from 16 hosts to one; "
+      "100 Gbps star",
+      web};
   return m;
 }
 
@@ -253,9 +328,10 @@ struct run_summary {
   double tail_goodput_gbps = 0;
   /// @brief Jain's index of long-flow goodput over the last quarter of the run.
   double jain = 1;
-  /// @brief Mean and max FCT slowdown of the incast flows (0 if none completed).
+  /// @brief Mean FCT slowdown of the finite flows (incast and CDF workload; 0 if none
+  /// completed).
   double mean_slowdown = 0;
-  /// @brief Largest FCT slowdown of the incast flows.
+  /// @brief Largest FCT slowdown of the finite flows.
   double max_slowdown = 0;
   /// @brief Drops at any port.
   std::uint64_t drops = 0;
@@ -325,6 +401,40 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
                       .size = bytes{s.incast_size_bytes},
                       .start = timestamp{static_cast<std::int64_t>(s.incast_at_us * 1000)},
                       .cc = cc.make(ctx)}));
+  }
+  for (int i = 0; i < s.burst_flows; ++i) {
+    const auto k =
+        static_cast<std::size_t>(s.long_flows + (s.topology == "star" ? s.incast_flows : 0) + i);
+    const timestamp first{static_cast<std::int64_t>(s.burst_at_us * 1000)};
+    const duration period{static_cast<std::int64_t>(s.burst_period_us * 1000)};
+    const timestamp end_of_run{static_cast<std::int64_t>(s.duration_us * 1000)};
+    std::vector<std::pair<timestamp, bytes>> writes;
+    for (int b = 1; s.burst_count == 0 || b < s.burst_count; ++b) {
+      const timestamp at = first + b * period;
+      if (at >= end_of_run) break;
+      writes.emplace_back(at, bytes{s.burst_bytes});
+    }
+    net.add_flow({.src = src[k],
+                  .dst = dst[k],
+                  .size = bytes{s.burst_bytes},
+                  .start = first,
+                  .writes = std::move(writes),
+                  .cc = cc.make(ctx)});
+  }
+  if (s.cdf != "none") {
+    flow_size_cdf cdf;
+    if (load_cdf(cdf_path(s), cdf).empty()) {  // check() reported a bad file already
+      const auto flows = poisson_flows(cdf, s.cdf_load, core.rate, src.size(),
+                                       timestamp{static_cast<std::int64_t>(s.cdf_at_us * 1000)},
+                                       timestamp{static_cast<std::int64_t>(s.duration_us * 1000)},
+                                       static_cast<std::size_t>(s.cdf_max_flows), s.seed);
+      for (const auto& w : flows)
+        incast_ids.push_back(net.add_flow({.src = src[w.sender],
+                                           .dst = dst[w.sender],
+                                           .size = w.size,
+                                           .start = w.start,
+                                           .cc = cc.make(ctx)}));
+    }
   }
   net.monitor_queue(q_node, q_peer, "queue_bytes");
   for (std::size_t i = 0; i < long_ids.size(); ++i)
