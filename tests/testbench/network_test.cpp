@@ -76,6 +76,26 @@ class tick_counter {
   netcc::timestamp last_{};
 };
 
+// Counts FastTune S-ACKs and the INT hops on host ACKs and S-ACKs.
+class sack_probe {
+ public:
+  explicit sack_probe(netcc::bytes w) : w_(w) {}
+  void on_ack(const netcc::ack_event& a) {
+    if (a.switch_ack) {
+      ++sacks_;
+      max_sack_hops_ = std::max(max_sack_hops_, a.hops.size());
+      if (a.acked != netcc::bytes{0}) ++sacks_with_data_;
+    } else {
+      ++acks_;
+      ack_hops_ = a.hops.size();
+    }
+  }
+  [[nodiscard]] netcc::bytes cwnd() const { return w_; }
+  netcc::bytes w_;
+  int sacks_ = 0, acks_ = 0, sacks_with_data_ = 0;
+  std::size_t max_sack_hops_ = 0, ack_hops_ = 0;
+};
+
 }  // namespace
 
 TEST(Network, SingleFlowFctIsHandComputed) {
@@ -243,6 +263,31 @@ TEST(Network, ApplicationWritesReopenAFlowAndItsTimer) {
   EXPECT_GE(probe->controller().ticks_, 3);
   EXPECT_LE(probe->controller().ticks_, 9);
   EXPECT_EQ(probe->controller().non_increasing_, 0);
+}
+
+TEST(Network, FastTuneSwitchesSendSacksInTheFirstRttAndPadAcks) {
+  // Three FastTune switches in a chain, INT push off. Until the first ACK passes back through a
+  // switch, each data packet makes it send an S-ACK (with one INT record, its own, padded by
+  // the switches upstream); afterwards none. Every host ACK carries the padded INT of all three.
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto c =
+      tb::make_chain(net, 3, {.rate = 100_Gbps, .delay = 1_us}, {{.rate = 100_Gbps, .delay = 1_us}},
+                     {.int_push = false, .fasttune = true});
+  auto m = std::make_unique<tb::cc_model<sack_probe>>("sack", 1_MB);
+  const auto* p = m.get();
+  const auto f =
+      net.add_flow({.src = c.hosts[0], .dst = c.hosts[2], .size = 500_KB, .cc = std::move(m)});
+  net.run_until(netcc::timestamp{1'000'000});
+  ASSERT_TRUE(net.stats(f).completed());
+  const auto& pr = p->controller();
+  EXPECT_GT(pr.sacks_, 0);
+  EXPECT_EQ(pr.sacks_with_data_, 0);  // an S-ACK acknowledges no data
+  EXPECT_LE(pr.max_sack_hops_, 3u);
+  EXPECT_EQ(pr.ack_hops_, 3u);
+  // The first RTT is about 8 us of propagation: at 100 Gbps at most ~70 packets leave in it,
+  // and each of them yields at most one S-ACK per switch; the flow has 343 packets.
+  EXPECT_LE(pr.sacks_, 3 * 80);
+  EXPECT_EQ(pr.acks_, 343);
 }
 
 TEST(Network, TimeSeriesAndMetrics) {

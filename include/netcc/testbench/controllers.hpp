@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "netcc/control/fasttune.hpp"
 #include "netcc/control/hpcc.hpp"
 #include "netcc/control/powertcp.hpp"
 #include "netcc/testbench/scenario.hpp"
@@ -48,6 +49,19 @@ namespace netcc::testbench {
                      "hpcc", hpcc_params{.host_rate = c.host_rate,
                                          .base_rtt = c.base_rtt,
                                          .expected_flows = c.expected_flows});
+               }});
+  // FastTune: INT comes padded into ACKs and S-ACKs by FastTune switches (Algorithm 1), not
+  // pushed onto data packets.
+  v.push_back({"fasttune", "FastTune sender with S-ACKs and ACK padding (ISPA'21 Alg. 1, 2)",
+               [](switch_config& sw) {
+                 sw.int_push = false;
+                 sw.fasttune = true;
+               },
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<fasttune>>(
+                     "fasttune", fasttune_params{.host_rate = c.host_rate,
+                                                 .base_rtt = c.base_rtt,
+                                                 .expected_flows = c.expected_flows});
                }});
   return v;
 }

@@ -18,6 +18,9 @@
 /// - **PFC**: a switch with PFC counts, per ingress port, the data bytes it holds that came in
 ///   there; above X_off it pauses the upstream port's data queue (control packets still flow),
 ///   at or below X_on it resumes it; the frame acts one propagation delay after the crossing;
+/// - **FastTune**: a FastTune switch sends an S-ACK with its egress INT for each data packet of
+///   a flow until an ACK of that flow passes back, and pads the data path's egress INT into
+///   every ACK and S-ACK; the sender's controller gets S-ACKs as ACK events with switch_ack;
 /// - **hosts**: one NIC port each. Senders are pulled when the NIC is idle: round-robin over
 ///   the host's flows that have data, window space (bytes in flight + packet <= cwnd, or nothing
 ///   in flight) and pacing credit (next send time <= now). Receivers ACK every data packet
@@ -55,6 +58,7 @@
 
 #include "netcc/core/units.hpp"
 #include "netcc/fabric/bolt.hpp"
+#include "netcc/fabric/fasttune_switch.hpp"
 #include "netcc/fabric/pfc.hpp"
 #include "netcc/testbench/packet.hpp"
 #include "netcc/testbench/sender_cc.hpp"
@@ -95,6 +99,13 @@ struct switch_config {
   bool pfc = false;
   /// @brief PFC thresholds per Gbps of the ingress port's rate (seed 003 §V: 9.5 / 9.25 kB).
   pfc_params pfc_cfg{};
+  /// @brief FastTune's switch (netcc::fasttune_switch, FastTune Algorithm 1): in a flow's
+  /// first RTT every data packet makes the switch send an S-ACK with its egress port's INT
+  /// back to the sender; every ACK and S-ACK of the flow gets the INT of the data path's
+  /// egress port padded in. Use with int_push off (FastTune carries INT on ACKs only).
+  bool fasttune = false;
+  /// @brief FastTune switch parameters (switch feedback and ACK padding toggles, hop limit).
+  fasttune_switch_params fasttune_cfg{};
 };
 
 /// @brief Engine-wide settings.
@@ -169,6 +180,8 @@ struct port_stats {
   std::uint64_t ecn_marks = 0;
   /// @brief Bolt SRCs generated for data packets towards this port.
   std::uint64_t srcs = 0;
+  /// @brief FastTune S-ACKs generated for data packets towards this port.
+  std::uint64_t sacks = 0;
   /// @brief PFC pause frames sent upstream through this port (its ingress side went over
   /// X_off).
   std::uint64_t pauses = 0;
@@ -385,6 +398,7 @@ class network {
     std::vector<port_state> ports{};
     std::vector<std::vector<std::uint32_t>> next_ports{};  // by destination node: equal-cost ports
     std::vector<flow_id> flows{};                          // flows sent from this host
+    std::vector<fasttune_flow_state> fasttune{};           // FastTune NewACK, by flow id
     std::size_t rr = 0;
     bool wakeup_pending = false;
     timestamp wakeup_at = timestamp::max();
@@ -608,7 +622,7 @@ class network {
       free_packet(idx);
       return;
     }
-    enqueue(n, choices[0], idx);
+    enqueue(n, ecmp(n, choices, pool_[idx].flow), idx);
   }
 
   void maybe_mark(const switch_config& sw, port_state& p, packet& pk) {
@@ -674,8 +688,8 @@ class network {
         free_packet(idx);
         return;
       }
-      const std::uint32_t pi =
-          choices.size() == 1 ? choices[0] : choices[(pk.flow * 2654435761u ^ n) % choices.size()];
+      const std::uint32_t pi = ecmp(n, choices, pk.flow);
+      if (nodes_[n].sw.fasttune) fasttune_at(n, pi, idx);
       enqueue(n, pi, idx);
       return;
     }
@@ -710,9 +724,59 @@ class network {
         break;
       }
       case packet_kind::switch_ack:
-        deliver(idx);
+        receive_switch_ack(idx);
         break;
     }
+  }
+
+  // A flow's egress port among equal-cost choices (deterministic hash of flow and node).
+  [[nodiscard]] static std::uint32_t ecmp(node_id n, const std::vector<std::uint32_t>& choices,
+                                          flow_id f) noexcept {
+    return choices.size() == 1 ? choices[0] : choices[(f * 2654435761u ^ n) % choices.size()];
+  }
+
+  // FastTune Algorithm 1 at switch `n` for a packet leaving through port `pi`. Data: the INT of
+  // its egress port `pi` goes into an S-ACK while the flow's NewACK holds. ACK / S-ACK: the data
+  // path's egress port is the one toward the ACK's source (the receiver), chosen as the flow's
+  // data packets chose it; its INT is padded in and NewACK turns false.
+  void fasttune_at(node_id n, std::uint32_t pi, std::uint32_t idx) {
+    node_state& nd = nodes_[n];
+    packet& pk = pool_[idx];
+    if (nd.fasttune.size() <= pk.flow) nd.fasttune.resize(flows_.size());
+    fasttune_packet_kind kind = fasttune_packet_kind::other;
+    std::uint32_t data_port = pi;
+    if (pk.kind == packet_kind::data) {
+      kind = fasttune_packet_kind::data;
+    } else if (pk.kind == packet_kind::ack || pk.kind == packet_kind::switch_ack) {
+      kind = pk.kind == packet_kind::ack ? fasttune_packet_kind::host_ack
+                                         : fasttune_packet_kind::switch_ack;
+      const auto& toward_receiver = nd.next_ports[flows_[pk.flow].dst];
+      if (toward_receiver.empty()) return;
+      data_port = ecmp(n, toward_receiver, pk.flow);
+    } else {
+      return;
+    }
+    const port_state& dp = nd.ports[data_port];
+    const auto r =
+        fasttune_switch(nd.fasttune[pk.flow], kind, pk.hops,
+                        {.qlen = dp.q_bytes, .tx_bytes = dp.tx_total, .link_rate = dp.link.rate},
+                        now_, nd.sw.fasttune_cfg);
+    if (!r.send_sack) return;
+    const flow_id fid = pk.flow;
+    const node_id sender = pk.src;
+    const std::uint32_t c = alloc_packet();  // may grow the pool: `pk` is not used after this
+    packet& sa = pool_[c];
+    sa.kind = packet_kind::switch_ack;
+    sa.control = true;
+    sa.flow = fid;
+    sa.src = n;
+    sa.dst = sender;
+    sa.size = cfg_.control_size;
+    sa.sent_at = pool_[idx].sent_at;
+    sa.hops = r.sack_int;
+    ++nd.ports[pi].stats.sacks;
+    inject(c);
+    forward_from_switch(n, c);
   }
 
   // ---- receiver
@@ -825,6 +889,22 @@ class network {
       f.active = false;
       f.stats.finish = now_;
     }
+    kick_host(f.src);
+  }
+
+  // A FastTune S-ACK: INT of the path up to its switch; it acknowledges no data.
+  void receive_switch_ack(std::uint32_t idx) {
+    const packet& a = pool_[idx];
+    flow_state& f = flows_[a.flow];
+    ack_event e{.now = now_,
+                .ack_seq = f.snd_una,
+                .snd_nxt = f.snd_nxt,
+                .rtt = now_ - a.sent_at,
+                .switch_ack = true,
+                .hops = a.hops};
+    deliver(idx);
+    if (!f.active) return;
+    f.cc->on_ack(e);
     kick_host(f.src);
   }
 
