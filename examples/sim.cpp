@@ -175,8 +175,9 @@ int main(int argc, char** argv) {
   std::printf("netcc %s  scenario %s: %s, %d senders, %.0f/%.0f Gbps, %lld ns links, %.0f us\n",
               netcc::version_string, s.name.c_str(), s.topology.c_str(), s.senders, s.host_gbps,
               s.bottleneck_gbps, static_cast<long long>(s.link_delay_ns), s.duration_us);
-  std::printf("%-15s %11s %11s %9s %10s %7s %9s %9s %6s %8s\n", "controller", "peak_q_B", "p99_q_B",
-              "drain_us", "tail_Gbps", "jain", "slow_avg", "slow_max", "drops", "timeouts");
+  std::printf("%-15s %10s %10s %8s %9s %5s %6s %8s %8s %8s %5s %5s %6s %6s %6s %6s\n", "controller",
+              "peak_q_B", "p99_q_B", "drain_us", "tail_Gbps", "util", "jain", "slow_avg",
+              "slow_p99", "slow_max", "drops", "rto", "marks", "cnps", "srcs", "pauses");
   std::vector<std::string> names;
   for (const auto* c : run) {
     if (progress) std::fprintf(stderr, "running %s...\r", c->name.c_str());
@@ -185,10 +186,13 @@ int main(int argc, char** argv) {
     const auto csv = out / (s.name + "_" + c->name + ".csv");
     if (!tb::write_csv(ts, csv.string())) return fail("cannot write " + csv.string());
     names.push_back(c->name);
-    std::printf("%-15s %11.0f %11.0f %9.1f %10.2f %7.4f %9.2f %9.2f %6llu %8llu\n", r.cc.c_str(),
-                r.peak_queue, r.p99_queue, r.drain_us, r.tail_goodput_gbps, r.jain, r.mean_slowdown,
-                r.max_slowdown, static_cast<unsigned long long>(r.drops),
-                static_cast<unsigned long long>(r.timeouts));
+    const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+    std::printf(
+        "%-15s %10.0f %10.0f %8.1f %9.2f %5.3f %6.4f %8.2f %8.2f %8.2f %5llu %5llu %6llu %6llu "
+        "%6llu %6llu\n",
+        r.cc.c_str(), r.peak_queue, r.p99_queue, r.drain_us, r.tail_goodput_gbps, r.utilisation,
+        r.jain, r.mean_slowdown, r.p99_slowdown, r.max_slowdown, u(r.drops), u(r.timeouts),
+        u(r.ecn_marks), u(r.cnps), u(r.srcs), u(r.pauses));
   }
   if (progress) std::fprintf(stderr, "%40s\r", "");
   std::printf("csv: %s/%s_<controller>.csv\n", out.c_str(), s.name.c_str());
