@@ -65,8 +65,14 @@ struct cc_entry {
 struct scenario {
   /// @brief Name (for output files).
   std::string name = "incast";
-  /// @brief star | dumbbell.
+  /// @brief star | dumbbell | leafspine.
   std::string topology = "star";
+  /// @brief Leaf-spine: leaf (ToR) switches.
+  int leaves = 2;
+  /// @brief Leaf-spine: spine switches (every leaf links to each).
+  int spines = 2;
+  /// @brief Leaf-spine: hosts under each leaf.
+  int hosts_per_leaf = 8;
   /// @brief Hosts that send (star: all on one switch; dumbbell: pairs).
   int senders = 11;
   /// @brief Host NIC rate, Gbps.
@@ -153,13 +159,16 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
     return s.name.empty() ? "name = : must not be empty" : "";
   }
   if (key == "topology") {
-    if (value != "star" && value != "dumbbell") {
-      return "topology = " + std::string(value) + ": must be star or dumbbell";
+    if (value != "star" && value != "dumbbell" && value != "leafspine") {
+      return "topology = " + std::string(value) + ": must be star, dumbbell or leafspine";
     }
     s.topology = std::string(value);
     return {};
   }
   if (key == "senders") return num(s.senders, 1, 1024);
+  if (key == "leaves") return num(s.leaves, 1, 64);
+  if (key == "spines") return num(s.spines, 1, 64);
+  if (key == "hosts_per_leaf") return num(s.hosts_per_leaf, 1, 256);
   if (key == "host_gbps") return num(s.host_gbps, 0.001, 1600);
   if (key == "bottleneck_gbps") return num(s.bottleneck_gbps, 0.001, 1600);
   if (key == "link_delay_ns") return num(s.link_delay_ns, 1, 1e9);
@@ -192,8 +201,11 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
 /// @brief Every settable key with a one-line description.
 [[nodiscard]] inline std::vector<std::pair<std::string, std::string>> scenario_keys() {
   return {{"name", "scenario name (output file prefix)"},
-          {"topology", "star | dumbbell"},
-          {"senders", "sending hosts"},
+          {"topology", "star | dumbbell | leafspine"},
+          {"senders", "sending hosts (star, dumbbell)"},
+          {"leaves", "leafspine: leaf switches"},
+          {"spines", "leafspine: spine switches"},
+          {"hosts_per_leaf", "leafspine: hosts under each leaf"},
           {"host_gbps", "host NIC rate, Gbps"},
           {"bottleneck_gbps", "bottleneck link rate, Gbps"},
           {"link_delay_ns", "one-way delay of every link, ns"},
@@ -221,8 +233,17 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
 
 /// @brief Check cross-key consistency; empty when fine.
 [[nodiscard]] inline std::string check(const scenario& s) {
-  const int needed = s.long_flows + s.burst_flows + (s.topology == "star" ? s.incast_flows : 0);
-  if (needed > s.senders) {
+  const int needed = s.long_flows + s.burst_flows + (s.topology == "dumbbell" ? 0 : s.incast_flows);
+  if (s.topology == "leafspine") {
+    const int hosts = s.leaves * s.hosts_per_leaf;
+    if (hosts < 2)
+      return "leaves * hosts_per_leaf = " + std::to_string(hosts) + ": must be at least 2";
+    if (needed > hosts - 1) {
+      return "leaves * hosts_per_leaf = " + std::to_string(hosts) +
+             ": must exceed long_flows + incast_flows + burst_flows (" + std::to_string(needed) +
+             "; one host receives)";
+    }
+  } else if (needed > s.senders) {
     return "senders = " + std::to_string(s.senders) +
            ": must be at least long_flows + incast_flows + burst_flows (" + std::to_string(needed) +
            ")";
@@ -299,7 +320,7 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
                     big};
   scenario web = scenario{};
   web.name = "websearch";
-  web.senders = 16;
+  web.topology = "leafspine";
   web.long_flows = 0;
   web.incast_flows = 0;
   web.cdf = "websearch";
@@ -307,8 +328,8 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
   web.duration_us = 10'000;
   web.expected_flows = 16;
   m["websearch"] = {
-      "web-search flow sizes, Poisson arrivals at 60% load from 16 hosts to one; "
-      "100 Gbps star",
+      "web-search flow sizes, all-to-all Poisson arrivals at 60% load; leaf-spine "
+      "of 2 leaves x 8 hosts and 2 spines, 100 Gbps",
       web};
   return m;
 }
@@ -367,7 +388,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   link_spec core = edge;
   core.rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)};
 
-  std::vector<node_id> src, dst;
+  std::vector<node_id> src, dst, all_hosts;
   node_id q_node = 0, q_peer = 0;
   int hops_on_path = 0;
   if (s.topology == "star") {
@@ -377,13 +398,27 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     q_node = st.sw;
     q_peer = st.receiver;
     hops_on_path = 2;
-  } else {
+  } else if (s.topology == "dumbbell") {
     const auto d = make_dumbbell(net, static_cast<std::size_t>(s.senders), edge, core, sw);
     src = d.senders;
     dst = d.receivers;
     q_node = d.left;
     q_peer = d.right;
     hops_on_path = 3;
+  } else {
+    // Leaf-spine: the last host of the last leaf receives the long, incast and burst flows
+    // (its leaf's downlink is the monitored bottleneck); every other host sends them. The CDF
+    // workload is all-to-all (below).
+    const auto t =
+        make_leaf_spine(net, static_cast<std::size_t>(s.leaves), static_cast<std::size_t>(s.spines),
+                        static_cast<std::size_t>(s.hosts_per_leaf), edge, core, sw);
+    for (const auto& rack : t.hosts) all_hosts.insert(all_hosts.end(), rack.begin(), rack.end());
+    const node_id r = all_hosts.back();
+    src.assign(all_hosts.begin(), all_hosts.end() - 1);
+    dst.assign(src.size(), r);
+    q_node = t.leaves.back();
+    q_peer = r;
+    hops_on_path = s.leaves > 1 ? 4 : 2;
   }
   const bit_rate slowest = std::min(edge.rate, core.rate);
   // Base RTT: propagation both ways plus one full packet and one ACK serialised per hop.
@@ -438,16 +473,32 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   if (s.cdf != "none") {
     flow_size_cdf cdf;
     if (load_cdf(cdf_path(s), cdf).empty()) {  // check() reported a bad file already
-      const auto flows = poisson_flows(cdf, s.cdf_load, core.rate, src.size(),
+      // Star and dumbbell: the load is a fraction of the bottleneck. Leaf-spine: all-to-all
+      // between random distinct hosts, the load a fraction of every host's link (as the
+      // HPCC and PowerTCP evaluations define it).
+      const bool all_to_all = s.topology == "leafspine";
+      const std::size_t senders = all_to_all ? all_hosts.size() : src.size();
+      const bit_rate capacity =
+          all_to_all ? bit_rate{edge.rate.count() * static_cast<std::int64_t>(senders)} : core.rate;
+      const auto flows = poisson_flows(cdf, s.cdf_load, capacity, senders,
                                        timestamp{static_cast<std::int64_t>(s.cdf_at_us * 1000)},
                                        timestamp{static_cast<std::int64_t>(s.duration_us * 1000)},
                                        static_cast<std::size_t>(s.cdf_max_flows), s.seed);
-      for (const auto& w : flows)
-        incast_ids.push_back(net.add_flow({.src = src[w.sender],
-                                           .dst = dst[w.sender],
-                                           .size = w.size,
-                                           .start = w.start,
-                                           .cc = cc.make(ctx)}));
+      std::mt19937_64 pick{s.seed ^ 0x9E3779B97F4A7C15ULL};
+      for (const auto& w : flows) {
+        node_id from = 0, to = 0;
+        if (all_to_all) {
+          from = all_hosts[w.sender];
+          auto k = static_cast<std::size_t>(uniform01(pick) * static_cast<double>(senders - 1));
+          if (k >= w.sender) ++k;  // any host but the sender
+          to = all_hosts[std::min(k, senders - 1)];
+        } else {
+          from = src[w.sender];
+          to = dst[w.sender];
+        }
+        incast_ids.push_back(net.add_flow(
+            {.src = from, .dst = to, .size = w.size, .start = w.start, .cc = cc.make(ctx)}));
+      }
     }
   }
   net.monitor_queue(q_node, q_peer, "queue_bytes");
