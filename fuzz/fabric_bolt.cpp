@@ -91,6 +91,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     NETCC_FUZZ_CHECK(!h.inc || before.inc);  // INC is never set by a switch
     const std::int64_t d = std::int64_t{s.pru_token} - s0.pru_token;
     NETCC_FUZZ_CHECK(d >= -1 && d <= 1);
+    // Each branch that owns a token change makes it (the converse of the checks below).
+    NETCC_FUZZ_CHECK((r.action == netcc::bolt_action::inc_pru) == (d == -1));
+    if (r.action == netcc::bolt_action::pru_added)
+      NETCC_FUZZ_CHECK(d == 1 || s0.pru_token == std::numeric_limits<std::uint32_t>::max());
     if (d == 1) {
       NETCC_FUZZ_CHECK(before.last && !before.first && q < p.cc_thresh);
       ++added[port];

@@ -524,9 +524,14 @@ RC_GTEST_PROP(BoltProperties, PruTokensAreConserved, ()) {
     now += pk.gap;
     const bolt_header before = pk.h;
     const std::uint32_t pru0 = s.pru_token;
-    netcc::bolt_ingress(s, pk.h, pk.size, {pk.q, 100_Gbps}, netcc::timestamp{now}, bolt_params{});
+    const auto r = netcc::bolt_ingress(s, pk.h, pk.size, {pk.q, 100_Gbps}, netcc::timestamp{now},
+                                       bolt_params{});
     const std::int64_t d = std::int64_t{s.pru_token} - pru0;
     RC_ASSERT(d >= -1 && d <= 1);
+    // The converse of the two checks below: each condition does change the token.
+    if (before.data && pk.q < 1500_B && before.last && !before.first)
+      RC_ASSERT(d == 1 || pru0 == std::numeric_limits<std::uint32_t>::max());
+    RC_ASSERT((r.action == netcc::bolt_action::inc_pru) == (d == -1));
     if (d == 1) {  // only an uncongested data packet with LAST and not FIRST adds a token
       RC_ASSERT(before.data && before.last && !before.first && pk.q < 1500_B);
       ++added;

@@ -184,3 +184,55 @@ static_assert(netcc::fasttune_flow_hash(netcc::fasttune_data_path(
               netcc::fasttune_flow_hash(
                   {.src_ip = 1, .dst_ip = 2, .src_port = 1000, .dst_port = 80, .protocol = 6}));
 }  // namespace
+
+// ---- Bolt header codes and the sender's view of an SRC (bolt_header.hpp).
+namespace {
+static_assert(netcc::bolt_encode_link_rate(100_Gbps) == 20);    // 5 Gbps units
+static_assert(netcc::bolt_encode_link_rate(7500_Mbps) == 2);    // 1.5 units: ties round up
+static_assert(netcc::bolt_encode_link_rate(2_Gbps) == 1);       // any positive rate: >= 1
+static_assert(netcc::bolt_encode_link_rate(2000_Gbps) == 255);  // saturates
+static_assert(netcc::bolt_encode_link_rate(netcc::bit_rate{0}) == 0);
+static_assert(netcc::bolt_encode_link_rate(100_Gbps, netcc::bit_rate{0}) == 0);
+static_assert(netcc::bolt_decode_link_rate(20) == 100_Gbps);
+static_assert(netcc::bolt_decode_link_rate(255, netcc::bit_rate{1'000'000'000'000'000'000}) ==
+              netcc::bit_rate::max());  // saturating product
+static_assert(netcc::bolt_decode_link_rate(7, netcc::bit_rate{0}) == netcc::bit_rate{0});
+static_assert(netcc::bolt_encode_q_size(netcc::bytes{-5}) == 0);
+static_assert(netcc::bolt_encode_q_size(netcc::bytes{1'073'741'824}) ==
+              0xFFFFFFu);                                         // 2^30: saturates
+static_assert(netcc::bolt_decode_q_size(0xFF000BB8u) == 3000_B);  // only the low 24 bits
+constexpr netcc::src_event src_view = netcc::to_src_event(
+    netcc::bolt_header{.q_size = 3000, .link_rate = 20, .src = true, .t_data_tx = 77},
+    netcc::timestamp{100});
+static_assert(src_view.now == netcc::timestamp{100} && src_view.queue == 3000_B &&
+              src_view.link_rate == 100_Gbps && src_view.tx_timestamp == 77u);
+
+// ---- Algorithm 1 with QoS (Appendix B.1): queue i's occupancy and supply.
+constexpr std::array<netcc::bytes, 2> qos_queues{netcc::bytes{0}, netcc::bytes{6000}};
+constexpr std::array<std::uint32_t, 2> qos_weights{1, 1};
+constexpr netcc::bolt_action qos(std::size_t i) {
+  netcc::bolt_port_state s{};
+  netcc::bolt_header pkt{.data = true, .inc = true, .t_data_tx = 5};
+  return netcc::bolt_qos_ingress(
+             s, pkt, 1500_B,
+             {.link_rate = 100_Gbps, .queue_sizes = qos_queues, .weights = qos_weights}, i,
+             netcc::timestamp{1'000'000}, netcc::bolt_params{})
+      .action;
+}
+static_assert(qos(1) == netcc::bolt_action::src_generated);  // 6000 B >= CC_THRESH (one MTU)
+static_assert(qos(0) == netcc::bolt_action::inc_sm);         // empty after 1 ms idle: supply pays
+static_assert(qos(2) == netcc::bolt_action::invalid_queue);  // not a level of the port
+
+// ---- INT push in the wire's quantisation (int_push.hpp): the stack holds what a packet would.
+constexpr int int_wire_pushes() {
+  netcc::hpcc_int_format::stack s;
+  const netcc::int_port_view port{.qlen = 3000_B, .tx_bytes = 1000, .link_rate = 100_Gbps};
+  int pushed = 0;
+  for (int i = 0; i < 7; ++i)
+    if (netcc::int_push_wire<netcc::hpcc_int_format>(s, port, netcc::timestamp{i}, {}) ==
+        netcc::int_push_result::pushed)
+      ++pushed;
+  return pushed;
+}
+static_assert(int_wire_pushes() == 5);  // the hop limit (HPCC §3.2), then refused
+}  // namespace

@@ -36,8 +36,10 @@
 ///   (Algorithm 3 line 3). A negative packet size counts as zero demand.
 /// - **Direct supply beyond the table.** With netcc::bolt_direct_supply the product `BW * dt`
 ///   is used for every dt (Algorithm 3 as written); only a table supply applies §4.1's "beyond
-///   65 us, set the token to one MTU". Both agree whenever `BW * 65536 ns >= MTU + demand`
-///   (for 1500 B packets: any link of 184 Mbps or more).
+///   65 us, set the token to one MTU". Both agree beyond the table when the token before the
+///   update is not negative and `BW * 65536 ns >= MTU + demand` (for 1500 B packets and a
+///   1500 B MTU: any link of 366 Mbps or more). From a deficit they differ: the table resets
+///   the token to one MTU, the direct product adds `BW * dt` to the deficit.
 /// - **Table entries** are 32-bit and saturate at `Cap` (default 2^31 - 1, the largest value of
 ///   a signed 32-bit register); at 65535 ns this binds only above 262 Tbps.
 /// - **Algorithm 4's loop** "for j <- 0 to n" over n levels is read as j = 0 .. n-1. Its line 8
@@ -77,7 +79,8 @@ struct bolt_params {
   /// line 16-17, Algorithm 3 line 7). Default 1500 B (Ethernet; the paper does not state it).
   bytes mtu{1500};
   /// @brief CC_THRESH: queue occupancy at or above which the port is congested (Algorithm 1
-  /// line 4); "trivially set to a single MTU" (§3.1).
+  /// line 4); "trivially set to a single MTU" (§3.1). Default 1500 B, the default `mtu`: a
+  /// designated initialiser cannot refer to another field, so set both when changing the MTU.
   bytes cc_thresh{1500};
   /// @brief Unit of the SRC's 8-bit link-rate code (see netcc/fabric/bolt_header.hpp).
   bit_rate link_rate_unit = bolt_default_rate_unit;

@@ -121,7 +121,8 @@ constexpr i128 tb_credit_at(const token_bucket_state& s, timestamp t,
   const i128 dt = i128{t.count()} - s.last.count();
   const i128 r = p.rate.count() < 0 ? 0 : p.rate.count();
   if (dt > 0 && r > 0) {
-    // r * dt < 2^126; compare before adding to stay far from the 128-bit limit.
+    // r < 2^63 and dt < 2^64, so r * dt < 2^127 fits; compare before adding so that the sum
+    // never reaches the 128-bit limit.
     const i128 gain = r * dt;
     c = gain >= cap - c ? cap : c + gain;  // tokens += r * dt, capped at b
   }
