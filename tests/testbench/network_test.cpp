@@ -290,6 +290,41 @@ TEST(Network, FastTuneSwitchesSendSacksInTheFirstRttAndPadAcks) {
   EXPECT_EQ(pr.acks_, 343);
 }
 
+TEST(Network, DelayedAcksCoverEveryNPacketsTheEndOfDataAndATimer) {
+  // Ten packets, an ACK every four: after packets 4 and 8, then at once for packet 10 (it ends
+  // the data written so far): three ACKs, acknowledging everything.
+  {
+    tb::network net{{.sample_interval = netcc::duration{0}, .ack_every = 4}};
+    const auto a = net.add_host(), s = net.add_switch(), b = net.add_host();
+    net.connect(a, s, {.rate = 100_Gbps, .delay = 1_us});
+    net.connect(s, b, {.rate = 100_Gbps, .delay = 1_us});
+    auto probe = std::make_unique<tb::cc_model<rtt_probe>>("probe", 1_MB);
+    const auto* p = probe.get();
+    const auto f = net.add_flow({.src = a, .dst = b, .size = 14'600_B, .cc = std::move(probe)});
+    net.run_until(netcc::timestamp{1'000'000});
+    ASSERT_TRUE(net.stats(f).completed());
+    EXPECT_EQ(p->controller().acks_, 3);
+    EXPECT_EQ(net.stats(f).acked, 14'600_B);
+  }
+  // A window of three packets never lets four arrive unacknowledged: only the 10 us
+  // delayed-ACK timer acknowledges them (without it the flow would stall until its 1 ms
+  // retransmission timeout), and the flow keeps going without a timeout.
+  {
+    tb::network net{{.sample_interval = netcc::duration{0}, .ack_every = 4}};
+    const auto a = net.add_host(), s = net.add_switch(), b = net.add_host();
+    net.connect(a, s, {.rate = 100_Gbps, .delay = 1_us});
+    net.connect(s, b, {.rate = 100_Gbps, .delay = 1_us});
+    const auto f =
+        net.add_flow({.src = a, .dst = b, .stop = netcc::timestamp{500'000}, .cc = fixed(4500_B)});
+    net.run_until(netcc::timestamp{3'000'000});
+    EXPECT_EQ(net.stats(f).timeouts, 0u);
+    // One window per delayed-ACK period plus the round trip (10 + ~4.4 us): ~35 in 500 us.
+    EXPECT_GE(net.stats(f).acked, 30 * 4380_B);
+    EXPECT_EQ(net.stats(f).acked.count() % 1460, 0);
+    EXPECT_EQ(net.bytes_in_network(), 0u);  // everything sent was delivered and acknowledged
+  }
+}
+
 TEST(Network, TimeSeriesAndMetrics) {
   tb::network net{{.sample_interval = 10_us}};
   const auto d = tb::make_dumbbell(net, 2, {.rate = 100_Gbps, .delay = 1_us},

@@ -122,6 +122,10 @@ struct scenario {
   double cdf_at_us = 0;
   /// @brief Most flows the CDF workload generates.
   int cdf_max_flows = 10'000;
+  /// @brief Receivers acknowledge every this many in-order packets (see network_config).
+  int ack_every = 1;
+  /// @brief Delayed-ACK timer, ns (with ack_every > 1).
+  std::int64_t ack_delay_ns = 10'000;
   /// @brief Where the named CDFs live (not a key: set by the runner; data/cdf of the source
   /// tree by default).
 #ifdef NETCC_DATA_DIR
@@ -195,6 +199,8 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   if (key == "cdf_load") return num(s.cdf_load, 0.001, 1);
   if (key == "cdf_at_us") return num(s.cdf_at_us, 0, 1e7);
   if (key == "cdf_max_flows") return num(s.cdf_max_flows, 1, 1e6);
+  if (key == "ack_every") return num(s.ack_every, 1, 64);
+  if (key == "ack_delay_ns") return num(s.ack_delay_ns, 1, 1e9);
   return "unknown key '" + std::string(key) + "' (netcc-sim keys lists them)";
 }
 
@@ -228,7 +234,9 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
           {"cdf", "Poisson workload's flow sizes: none | websearch | hadoop | <file>.cdf"},
           {"cdf_load", "offered load of the CDF workload, fraction of the bottleneck"},
           {"cdf_at_us", "start of the CDF workload, us"},
-          {"cdf_max_flows", "most flows of the CDF workload"}};
+          {"cdf_max_flows", "most flows of the CDF workload"},
+          {"ack_every", "receivers acknowledge every N in-order packets"},
+          {"ack_delay_ns", "delayed-ACK timer with ack_every > 1, ns"}};
 }
 
 /// @brief Check cross-key consistency; empty when fine.
@@ -378,7 +386,10 @@ struct run_summary {
 
 /// @brief Build and run `s` with controller `cc`; the time series goes to `ts_out`.
 inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& ts_out) {
-  network_config cfg{.seed = s.seed, .sample_interval = duration{s.sample_ns}};
+  network_config cfg{.seed = s.seed,
+                     .sample_interval = duration{s.sample_ns},
+                     .ack_every = static_cast<std::uint32_t>(s.ack_every),
+                     .ack_delay = duration{s.ack_delay_ns}};
   network net{cfg};
   switch_config sw{};
   if (cc.configure_switch) cc.configure_switch(sw);
