@@ -96,6 +96,17 @@ class sack_probe {
   std::size_t max_sack_hops_ = 0, ack_hops_ = 0;
 };
 
+// Records CNP arrival times (a DCQCN reaction point's input).
+class cnp_probe {
+ public:
+  explicit cnp_probe(netcc::bytes w) : w_(w) {}
+  void on_ack(const netcc::ack_event&) noexcept {}
+  void on_cnp(const netcc::cnp_event& e) { times_.push_back(e.now); }
+  [[nodiscard]] netcc::bytes cwnd() const { return w_; }
+  netcc::bytes w_;
+  std::vector<netcc::timestamp> times_;
+};
+
 }  // namespace
 
 TEST(Network, SingleFlowFctIsHandComputed) {
@@ -322,6 +333,39 @@ TEST(Network, DelayedAcksCoverEveryNPacketsTheEndOfDataAndATimer) {
     EXPECT_GE(net.stats(f).acked, 30 * 4380_B);
     EXPECT_EQ(net.stats(f).acked.count() % 1460, 0);
     EXPECT_EQ(net.bytes_in_network(), 0u);  // everything sent was delivered and acknowledged
+  }
+}
+
+TEST(Network, NotificationPointSpacesCnpsBySuppressingOrScheduling) {
+  // Two flows of fixed 150 kB windows over a 20 kB ECN step: CE marks on most packets. The NP
+  // (netcc::dcqcn_np_on_packet) sends at most one CNP per flow per 50 us; in the seed's
+  // spacing mode it schedules one at the end of each gap instead of dropping it, so it sends
+  // at least as many, still at least 50 us apart (the CNP path adds the same delay to each).
+  auto run = [](netcc::dcqcn_np_mode mode) {
+    tb::network net{{.cnp_mode = mode, .sample_interval = netcc::duration{0}}};
+    const auto st =
+        tb::make_star(net, 2, {.rate = 100_Gbps, .delay = 1_us}, {.rate = 100_Gbps, .delay = 1_us},
+                      {.ecn = true, .ecn_kmin = 20_KB, .ecn_kmax = 20_KB});
+    for (const auto h : st.senders) {
+      net.add_flow({.src = h,
+                    .dst = st.receiver,
+                    .size = 4_MB,
+                    .cc = std::make_unique<tb::cc_model<cnp_probe>>("cnp", 150_KB)});
+    }
+    net.run_until(netcc::timestamp{5'000'000});
+    std::vector<std::vector<netcc::timestamp>> per_flow;
+    for (tb::flow_id f = 0; f < 2; ++f)
+      per_flow.push_back(
+          dynamic_cast<const tb::cc_model<cnp_probe>&>(net.controller(f)).controller().times_);
+    return per_flow;
+  };
+  const auto suppress = run(netcc::dcqcn_np_mode::suppress);
+  const auto spaced = run(netcc::dcqcn_np_mode::schedule);
+  for (std::size_t f = 0; f < 2; ++f) {
+    EXPECT_GT(suppress[f].size(), 5u);
+    EXPECT_GE(spaced[f].size(), suppress[f].size());
+    for (const auto* v : {&suppress[f], &spaced[f]})
+      for (std::size_t i = 1; i < v->size(); ++i) EXPECT_GE((*v)[i] - (*v)[i - 1], 50_us);
   }
 }
 

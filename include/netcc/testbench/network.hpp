@@ -47,6 +47,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -58,8 +59,10 @@
 
 #include "netcc/core/units.hpp"
 #include "netcc/fabric/bolt.hpp"
+#include "netcc/fabric/dcqcn_np.hpp"
 #include "netcc/fabric/fasttune_switch.hpp"
 #include "netcc/fabric/pfc.hpp"
+#include "netcc/fabric/red_ecn.hpp"
 #include "netcc/testbench/packet.hpp"
 #include "netcc/testbench/sender_cc.hpp"
 
@@ -122,6 +125,9 @@ struct network_config {
   duration rto{1'000'000};
   /// @brief DCQCN NP: minimum gap between CNPs of one flow (DCQCN SIGCOMM'15: 50 us).
   duration cnp_interval{50'000};
+  /// @brief DCQCN NP: suppress CNPs within the gap (DCQCN) or schedule one at its end (the
+  /// network-calculus seed's minimum spacing, §III-B d); netcc::dcqcn_np_on_packet.
+  dcqcn_np_mode cnp_mode = dcqcn_np_mode::suppress;
   /// @brief Time-series sampling interval (zero: no time series).
   duration sample_interval{1'000};
   /// @brief Receivers acknowledge every this many in-order data packets (1: every packet).
@@ -347,7 +353,8 @@ class network {
     pfc_pause,
     pfc_resume,
     app_write,
-    delayed_ack
+    delayed_ack,
+    scheduled_cnp
   };
   struct event {
     std::int64_t t;
@@ -425,7 +432,7 @@ class network {
     timestamp next_send{};
     timestamp rto_deadline = timestamp::max();
     bool rto_pending = false;
-    timestamp last_cnp = timestamp::min();
+    dcqcn_np_flow_state np{};  // receiver's DCQCN notification point
     std::vector<std::pair<timestamp, bytes>> writes{};
     std::uint32_t tick_gen = 0;  // ticks of an earlier active period are ignored
     // Receiver: in-order packets whose ACK is held (ack_every > 1).
@@ -545,6 +552,9 @@ class network {
       case ev::delayed_ack:
         on_delayed_ack(e.a, e.b);
         break;
+      case ev::scheduled_cnp:
+        send_cnp(flows_[e.a].dst, e.a);
+        break;
     }
   }
 
@@ -645,18 +655,17 @@ class network {
     enqueue(n, ecmp(n, choices, pool_[idx].flow), idx);
   }
 
+  // RED/ECN at enqueue through netcc::red_ecn_on_packet (ECT data only, so never a drop).
   void maybe_mark(const switch_config& sw, port_state& p, packet& pk) {
-    const bytes q = p.q_bytes;
-    bool mark = false;
-    if (q >= sw.ecn_kmax) {
-      mark = true;
-    } else if (q > sw.ecn_kmin) {
-      const double prob = sw.ecn_pmax * static_cast<double>((q - sw.ecn_kmin).count()) /
-                          static_cast<double>((sw.ecn_kmax - sw.ecn_kmin).count());
-      // 53 random bits as a double in [0, 1): the same on every standard library.
-      mark = static_cast<double>(rng_() >> 11) * 0x1.0p-53 < prob;
-    }
-    if (mark) {
+    const red_ecn_params red{
+        .k_min = sw.ecn_kmin,
+        .k_max = sw.ecn_kmax,
+        .p_max = red_probability::from_ratio(
+            static_cast<std::uint64_t>(std::llround(std::clamp(sw.ecn_pmax, 0.0, 1.0) * 0x1p32)),
+            red_probability::one_raw)};
+    const auto draw = static_cast<std::uint32_t>(rng_() >> 32);  // a uniform 32-bit draw
+    const red_decision d = red_ecn_on_packet(ecn_codepoint::ect0, p.q_bytes, draw, red);
+    if (d.action == red_action::mark) {
       pk.ce = true;
       ++p.stats.ecn_marks;
     }
@@ -803,7 +812,6 @@ class network {
   void receive_data(node_id n, std::uint32_t idx) {
     const packet& d = pool_[idx];
     const flow_id fid = d.flow;
-    const node_id sender = d.src;
     const bool ce = d.ce;
     flow_state& f = flows_[fid];
     bytes newly{};
@@ -815,21 +823,12 @@ class network {
     } else {
       ++out_of_order_;
     }
-    // DCQCN NP: a CNP for CE-marked data, at most one per flow per interval.
-    // (alloc_packet may grow the pool: no reference into it is held across the call.)
-    if (ce && (f.last_cnp == timestamp::min() || now_ - f.last_cnp >= cfg_.cnp_interval)) {
-      f.last_cnp = now_;
-      const std::uint32_t c = alloc_packet();
-      packet& cp = pool_[c];
-      cp.kind = packet_kind::cnp;
-      cp.control = true;
-      cp.flow = fid;
-      cp.src = n;
-      cp.dst = sender;
-      cp.size = cfg_.control_size;
-      inject(c);
-      host_send_control(n, c);
-    }
+    // DCQCN NP (netcc::dcqcn_np_on_packet): a CNP for CE-marked data now, or scheduled at the
+    // end of the minimum gap in the seed's spacing mode.
+    const dcqcn_np_decision np =
+        dcqcn_np_on_packet(f.np, ce, now_, {.interval = cfg_.cnp_interval, .mode = cfg_.cnp_mode});
+    if (np.action == dcqcn_np_action::send_now) send_cnp(n, fid);
+    if (np.action == dcqcn_np_action::schedule) schedule(np.at, ev::scheduled_cnp, fid, 0);
     if (cfg_.ack_every > 1) {
       // A change of CE mark first acknowledges the held packets with their own echo.
       if (f.held > 0 && (ce != f.held_ce || !in_order)) send_held_ack(n, fid, before);
@@ -868,6 +867,21 @@ class network {
   }
 
   void host_send_control(node_id n, std::uint32_t idx) { enqueue(n, 0, idx); }
+
+  // A CNP from receiver `n` to flow `fid`'s sender (alloc_packet may grow the pool: callers
+  // hold no reference into it across this call).
+  void send_cnp(node_id n, flow_id fid) {
+    const std::uint32_t c = alloc_packet();
+    packet& cp = pool_[c];
+    cp.kind = packet_kind::cnp;
+    cp.control = true;
+    cp.flow = fid;
+    cp.src = n;
+    cp.dst = flows_[fid].src;
+    cp.size = cfg_.control_size;
+    inject(c);
+    host_send_control(n, c);
+  }
 
   void clear_held(flow_state& f) {
     f.held = 0;
