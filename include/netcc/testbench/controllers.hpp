@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "netcc/control/dctcp.hpp"
 #include "netcc/control/fasttune.hpp"
 #include "netcc/control/hpcc.hpp"
 #include "netcc/control/powertcp.hpp"
@@ -53,7 +54,7 @@ namespace netcc::testbench {
   // FastTune: INT comes padded into ACKs and S-ACKs by FastTune switches (Algorithm 1), not
   // pushed onto data packets.
   v.push_back({"fasttune", "FastTune sender with S-ACKs and ACK padding (ISPA'21 Alg. 1, 2)",
-               [](switch_config& sw) {
+               [](switch_config& sw, const cc_context&) {
                  sw.int_push = false;
                  sw.fasttune = true;
                },
@@ -62,6 +63,19 @@ namespace netcc::testbench {
                      "fasttune", fasttune_params{.host_rate = c.host_rate,
                                                  .base_rtt = c.base_rtt,
                                                  .expected_flows = c.expected_flows});
+               }});
+  // DCTCP: a single ECN threshold K at the switches (K_min = K_max), at the paper's guideline
+  // K > C * RTT / 7 (DCTCP SIGCOMM'10 §3.3, Eq. 14) for the bottleneck C and the path's base RTT:
+  // C * RTT / 7 plus one full packet. INT is not needed.
+  v.push_back({"dctcp", "DCTCP over a step ECN threshold K (SIGCOMM'10; RFC 8257)",
+               [](switch_config& sw, const cc_context& c) {
+                 sw.int_push = false;
+                 sw.ecn = true;
+                 sw.ecn_kmin = sw.ecn_kmax = (c.bottleneck_rate * c.base_rtt) / 7 + c.mtu;
+               },
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<dctcp>>("dctcp",
+                                                          dctcp_params{.mss = c.mtu - bytes{40}});
                }});
   return v;
 }

@@ -47,6 +47,8 @@ struct cc_context {
   int expected_flows = 1;
   /// @brief Wire size of a full packet.
   bytes mtu{};
+  /// @brief The bottleneck link's rate.
+  bit_rate bottleneck_rate{};
 };
 
 /// @brief A named controller constructor.
@@ -56,7 +58,7 @@ struct cc_entry {
   /// @brief One line on what it is.
   std::string description;
   /// @brief Switch features it needs (INT, ECN thresholds...).
-  std::function<void(switch_config&)> configure_switch;
+  std::function<void(switch_config&, const cc_context&)> configure_switch;
   /// @brief Builds one controller for one flow.
   std::function<std::unique_ptr<sender_cc>(const cc_context&)> make;
 };
@@ -391,31 +393,40 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
                      .ack_every = static_cast<std::uint32_t>(s.ack_every),
                      .ack_delay = duration{s.ack_delay_ns}};
   network net{cfg};
-  switch_config sw{};
-  if (cc.configure_switch) cc.configure_switch(sw);
   const link_spec edge{.rate = bit_rate{static_cast<std::int64_t>(s.host_gbps * 1e9)},
                        .delay = duration{s.link_delay_ns},
                        .buffer = bytes{s.buffer_bytes}};
   link_spec core = edge;
   core.rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)};
+  // Links on the longest sender-receiver path of the topology.
+  const int hops_on_path =
+      s.topology == "star" ? 2 : (s.topology == "dumbbell" ? 3 : (s.leaves > 1 ? 4 : 2));
+  const bit_rate slowest = std::min(edge.rate, core.rate);
+  // Base RTT: propagation both ways plus one full packet and one ACK serialised per hop.
+  const duration base_rtt = duration{2 * hops_on_path * s.link_delay_ns} +
+                            hops_on_path * (cfg.mtu / slowest + cfg.control_size / slowest);
+  const cc_context ctx{.host_rate = edge.rate,
+                       .base_rtt = base_rtt,
+                       .expected_flows = s.expected_flows,
+                       .mtu = cfg.mtu,
+                       .bottleneck_rate = core.rate};
+  switch_config sw{};
+  if (cc.configure_switch) cc.configure_switch(sw, ctx);
 
   std::vector<node_id> src, dst, all_hosts;
   node_id q_node = 0, q_peer = 0;
-  int hops_on_path = 0;
   if (s.topology == "star") {
     const auto st = make_star(net, static_cast<std::size_t>(s.senders), edge, core, sw);
     src = st.senders;
     dst.assign(src.size(), st.receiver);
     q_node = st.sw;
     q_peer = st.receiver;
-    hops_on_path = 2;
   } else if (s.topology == "dumbbell") {
     const auto d = make_dumbbell(net, static_cast<std::size_t>(s.senders), edge, core, sw);
     src = d.senders;
     dst = d.receivers;
     q_node = d.left;
     q_peer = d.right;
-    hops_on_path = 3;
   } else {
     // Leaf-spine: the last host of the last leaf receives the long, incast and burst flows
     // (its leaf's downlink is the monitored bottleneck); every other host sends them. The CDF
@@ -429,16 +440,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     dst.assign(src.size(), r);
     q_node = t.leaves.back();
     q_peer = r;
-    hops_on_path = s.leaves > 1 ? 4 : 2;
   }
-  const bit_rate slowest = std::min(edge.rate, core.rate);
-  // Base RTT: propagation both ways plus one full packet and one ACK serialised per hop.
-  const duration base_rtt = duration{2 * hops_on_path * s.link_delay_ns} +
-                            hops_on_path * (cfg.mtu / slowest + cfg.control_size / slowest);
-  const cc_context ctx{.host_rate = edge.rate,
-                       .base_rtt = base_rtt,
-                       .expected_flows = s.expected_flows,
-                       .mtu = cfg.mtu};
 
   std::vector<flow_id> long_ids, incast_ids;
   for (int i = 0; i < s.long_flows; ++i) {
