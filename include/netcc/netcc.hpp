@@ -11,6 +11,7 @@
 #pragma once
 
 #include "netcc/calculus/rational.hpp"
+#include "netcc/control/dcqcn.hpp"
 #include "netcc/control/dctcp.hpp"
 #include "netcc/control/fasttune.hpp"
 #include "netcc/control/hpcc.hpp"

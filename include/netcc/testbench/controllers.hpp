@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "netcc/control/dcqcn.hpp"
 #include "netcc/control/dctcp.hpp"
 #include "netcc/control/fasttune.hpp"
 #include "netcc/control/hpcc.hpp"
@@ -76,6 +77,23 @@ namespace netcc::testbench {
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
                  return std::make_unique<cc_model<dctcp>>("dctcp",
                                                           dctcp_params{.mss = c.mtu - bytes{40}});
+               }});
+  // DCQCN: RED/ECN at the switches with the seed's Table II (K_min 5 kB, K_max 200 kB,
+  // P_max 1 %), CNPs from the receiver's notification point (network_config::cnp_interval,
+  // 50 us), the reaction point at the NIC rate. Its timers run on every send and on a 5 us tick.
+  v.push_back({"dcqcn", "DCQCN reaction point over RED/ECN and CNPs (SIGCOMM'15; seed Tables I-II)",
+               [](switch_config& sw, const cc_context&) {
+                 sw.int_push = false;
+                 sw.ecn = true;
+                 sw.ecn_kmin = bytes{5'000};
+                 sw.ecn_kmax = bytes{200'000};
+                 sw.ecn_pmax = 0.01;
+               },
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 auto m = std::make_unique<cc_model<dcqcn>>("dcqcn",
+                                                            dcqcn_params{.line_rate = c.host_rate});
+                 m->set_tick(duration{5'000});
+                 return m;
                }});
   return v;
 }

@@ -128,6 +128,8 @@ struct scenario {
   int ack_every = 1;
   /// @brief Delayed-ACK timer, ns (with ack_every > 1).
   std::int64_t ack_delay_ns = 10'000;
+  /// @brief PFC at every switch (1) or not (0), with the seed's §V thresholds.
+  int pfc = 0;
   /// @brief Where the named CDFs live (not a key: set by the runner; data/cdf of the source
   /// tree by default).
 #ifdef NETCC_DATA_DIR
@@ -202,6 +204,7 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   if (key == "cdf_at_us") return num(s.cdf_at_us, 0, 1e7);
   if (key == "cdf_max_flows") return num(s.cdf_max_flows, 1, 1e6);
   if (key == "ack_every") return num(s.ack_every, 1, 64);
+  if (key == "pfc") return num(s.pfc, 0, 1);
   if (key == "ack_delay_ns") return num(s.ack_delay_ns, 1, 1e9);
   return "unknown key '" + std::string(key) + "' (netcc-sim keys lists them)";
 }
@@ -238,7 +241,8 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
           {"cdf_at_us", "start of the CDF workload, us"},
           {"cdf_max_flows", "most flows of the CDF workload"},
           {"ack_every", "receivers acknowledge every N in-order packets"},
-          {"ack_delay_ns", "delayed-ACK timer with ack_every > 1, ns"}};
+          {"ack_delay_ns", "delayed-ACK timer with ack_every > 1, ns"},
+          {"pfc", "1: PFC at every switch (X_off 9.5, X_on 9.25 kB per port per Gbps)"}};
 }
 
 /// @brief Check cross-key consistency; empty when fine.
@@ -412,6 +416,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
                        .bottleneck_rate = core.rate};
   switch_config sw{};
   if (cc.configure_switch) cc.configure_switch(sw, ctx);
+  sw.pfc = s.pfc != 0;
 
   std::vector<node_id> src, dst, all_hosts;
   node_id q_node = 0, q_peer = 0;
