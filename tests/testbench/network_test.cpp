@@ -172,6 +172,17 @@ TEST(Network, EcnMarksAboveThresholdAndNpSendsCnps) {
   EXPECT_GT(net.stats(0).cnps + net.stats(1).cnps, 0u);
   // At most one CNP per flow per 50 us: the flows lasted at most ~400 us.
   EXPECT_LE(net.stats(0).cnps, 9u);
+  // Marking at dequeue sees the queue a packet leaves behind: the same standing queue of
+  // ~280 kB (two 150 kB windows less the BDP in flight) is marked there too.
+  tb::network deq{{.sample_interval = netcc::duration{0}}};
+  const auto st2 =
+      tb::make_star(deq, 2, {.rate = 100_Gbps, .delay = 1_us}, {.rate = 100_Gbps, .delay = 1_us},
+                    {.ecn = true, .ecn_kmin = 20_KB, .ecn_kmax = 20_KB, .ecn_at_dequeue = true});
+  for (const auto h : st2.senders)
+    deq.add_flow({.src = h, .dst = st2.receiver, .size = 2_MB, .cc = fixed(150_KB)});
+  deq.run_until(netcc::timestamp{10'000'000});
+  EXPECT_GT(deq.port_stats_toward(st2.sw, st2.receiver).ecn_marks, 0u);
+  EXPECT_GT(deq.stats(0).cnps, 0u);
 }
 
 TEST(Network, BoltSwitchSendsSrcsWhenCongestedAndRationsInc) {

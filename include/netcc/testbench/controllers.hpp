@@ -79,7 +79,7 @@ namespace netcc::testbench {
                                                           dctcp_params{.mss = c.mtu - bytes{40}});
                }});
   // DCQCN: RED/ECN at the switches with the seed's Table II (K_min 5 kB, K_max 200 kB,
-  // P_max 1 %), CNPs from the receiver's notification point (network_config::cnp_interval,
+  // P_max 1 %), marked at dequeue as RoCE switches do, CNPs from the receiver's notification point (network_config::cnp_interval,
   // 50 us), the reaction point at the NIC rate. Its timers run on every send and on a 5 us tick.
   v.push_back({"dcqcn", "DCQCN reaction point over RED/ECN and CNPs (SIGCOMM'15; seed Tables I-II)",
                [](switch_config& sw, const cc_context&) {
@@ -88,6 +88,7 @@ namespace netcc::testbench {
                  sw.ecn_kmin = bytes{5'000};
                  sw.ecn_kmax = bytes{200'000};
                  sw.ecn_pmax = 0.01;
+                 sw.ecn_at_dequeue = true;
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
                  auto m = std::make_unique<cc_model<dcqcn>>("dcqcn",

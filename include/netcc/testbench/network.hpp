@@ -90,6 +90,10 @@ struct switch_config {
   bytes ecn_kmax{400'000};
   /// @brief RED P_max: marking probability just below K_max.
   double ecn_pmax = 0.2;
+  /// @brief Mark at dequeue against the queue the packet leaves behind, instead of at enqueue
+  /// against the queue it joins: the mark then reaches the receiver without waiting behind
+  /// the queue it reports (how RoCE switches mark for DCQCN, and HPCC's ns-3 model).
+  bool ecn_at_dequeue = false;
   /// @brief Run Bolt's switch ingress (NSDI'23 Algorithm 1, netcc::bolt_ingress) on data
   /// packets towards each egress port: SRC generation at or above CC_THRESH, PRU tokens from
   /// LAST packets, supply tokens, INC granted or cleared.
@@ -568,7 +572,8 @@ class network {
       free_packet(pkt_index);
       return;
     }
-    if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.ecn && pk.ect)
+    if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.ecn &&
+        !nodes_[n].sw.ecn_at_dequeue && pk.ect)
       maybe_mark(nodes_[n].sw, p, pk);
     if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.bolt)
       bolt_ingress_at(n, pi, pkt_index);
@@ -678,6 +683,9 @@ class network {
     packet& pk = pool_[idx];
     p.q_bytes -= pk.size;
     if (!nodes_[n].host && nodes_[n].sw.pfc && !pk.control) pfc_account(n, pk.in_port, -pk.size);
+    if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.ecn &&
+        nodes_[n].sw.ecn_at_dequeue && pk.ect)
+      maybe_mark(nodes_[n].sw, p, pk);
     p.busy = true;
     p.in_tx = idx;
     p.tx_total += static_cast<std::uint64_t>(pk.size.count());
