@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 // Fuzz harness: the DCQCN reaction point (netcc/control/dcqcn.hpp; DCQCN SIGCOMM'15 §3.1, seed
-// 003 §V Tables I-II), double and q32, over decoded call sequences: CNP storms, timers called
-// late, early, out of order or at the end of the clock, sends of any size, arbitrary
-// parameters. Invariants after every call:
-//   * R_C and R_T within [min_rate, line_rate] of the parameters in force; alpha in [0, 1];
-//   * a CNP never raises R_C, and leaves R_C <= R_T with both counters at zero;
-//   * a call from the past changes nothing;
-//   * both policies count the same timer and byte events.
+// 003 §V Tables I-II), double and q32 side by side, over decoded call sequences: CNP storms,
+// timers called late, early, out of order or at either end of the clock, sends of any size up
+// to 2^63 - 1 bytes, arbitrary parameters (invalid ones included). Invariants after every call:
+//   * R_C and R_T within [min_rate, line_rate] of the parameters in force, R_C <= R_T, finite;
+//     alpha in [0, 1];
+//   * a CNP never raises R_C, cuts it by the configured factor (down to min_rate), and leaves
+//     both counters and the byte remainder at zero;
+//   * a timer call from the past changes nothing; a send from the past moves no timer;
+//   * the byte remainder stays below B;
+//   * both policies count the same timer, byte and CNP events; with a gain g that q32 holds
+//     exactly, their rates agree within 1 kbps + 1e-6 of the line rate and alpha within 1e-6.
 #include <netcc/control/dcqcn.hpp>
+
+#include <cmath>
+#include <limits>
 
 #include "fuzz_common.hpp"
 
@@ -18,35 +25,51 @@ using netcc::fuzz::byte_reader;
 template <class C>
 void check(const C& rp) {
   const auto p = rp.params();
+  NETCC_FUZZ_CHECK(netcc::validate(p).ok());
   for (const auto r : {rp.rate(), rp.target_rate()}) {
     NETCC_FUZZ_CHECK(r >= p.min_rate && r <= p.line_rate);
   }
+  NETCC_FUZZ_CHECK(netcc::fuzz::finite(rp.current_mbps()) && netcc::fuzz::finite(rp.target_mbps()));
+  NETCC_FUZZ_CHECK(rp.current_mbps() <= rp.target_mbps());
   const double a = netcc::to_double(rp.alpha());
   NETCC_FUZZ_CHECK(a >= 0.0 && a <= 1.0);
+  NETCC_FUZZ_CHECK(rp.byte_remainder() < p.byte_counter);
 }
 
 template <class C>
-void step(C& rp, int kind, std::int64_t t, std::int64_t b, std::int64_t& latest) {
-  const bool past = t < latest;
-  const auto rc = rp.rate(), rt = rp.target_rate();
-  const auto it = rp.timer_count(), ib = rp.byte_count();
+void step(C& rp, int kind, std::int64_t t, std::int64_t b) {
+  const bool past = netcc::timestamp{t} < rp.last_time();
+  const C before = rp;
   if (kind == 0) {
     rp.on_timer(netcc::timestamp{t});  // timers first, so the CNP alone is checked
-    const auto before = rp.rate();
+    const double rc = netcc::to_double(rp.current_mbps());
+    const double a = netcc::to_double(rp.alpha());
+    const auto cnps = rp.cnps();
     rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{t}});
-    if (!past) {
-      NETCC_FUZZ_CHECK(rp.rate() <= before && rp.rate() <= rp.target_rate());
-      NETCC_FUZZ_CHECK(rp.timer_count() == 0 && rp.byte_count() == 0);
-    }
+    const double now_rc = netcc::to_double(rp.current_mbps());
+    NETCC_FUZZ_CHECK(now_rc <= rc);
+    const auto p = rp.params();
+    const double f = p.cut == netcc::dcqcn_cut::half_alpha ? 1 - a / 2 : 1 - a;
+    const double floor = static_cast<double>(p.min_rate.bps()) / 1e6;
+    const double want = rc * f > floor ? rc * f : floor;
+    NETCC_FUZZ_CHECK(std::abs(now_rc - want) <= 1e-6 * want + 1e-6);
+    NETCC_FUZZ_CHECK(rp.timer_count() == 0 && rp.byte_count() == 0);
+    NETCC_FUZZ_CHECK(rp.byte_remainder() == netcc::bytes{0});
+    NETCC_FUZZ_CHECK(rp.cnps() == (cnps == 0xFFFF'FFFFu ? cnps : cnps + 1));
   } else if (kind == 1) {
     rp.on_timer(netcc::timestamp{t});
+    if (past) {
+      NETCC_FUZZ_CHECK(rp.current_mbps() == before.current_mbps());
+      NETCC_FUZZ_CHECK(rp.target_mbps() == before.target_mbps());
+      NETCC_FUZZ_CHECK(rp.alpha() == before.alpha());
+      NETCC_FUZZ_CHECK(rp.timer_count() == before.timer_count());
+      NETCC_FUZZ_CHECK(rp.byte_count() == before.byte_count());
+    }
   } else {
     rp.on_send(netcc::bytes{b}, netcc::timestamp{t});
+    if (past) NETCC_FUZZ_CHECK(rp.timer_count() == before.timer_count());
   }
-  if (past) {
-    NETCC_FUZZ_CHECK(rp.rate() == rc && rp.target_rate() == rt);
-    NETCC_FUZZ_CHECK(rp.timer_count() == it && rp.byte_count() == ib);
-  }
+  NETCC_FUZZ_CHECK(rp.last_time() >= before.last_time());
   check(rp);
 }
 
@@ -62,37 +85,61 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     p.alpha_init = in.raw_double();
     p.alpha_timer = netcc::duration{in.small_step(100'000)};
     p.rate_timer = netcc::duration{in.small_step(100'000)};
-    p.byte_counter = netcc::bytes{in.small_step(20'000'000)};
+    p.byte_counter = netcc::bytes{in.boolean() ? in.i64() : in.small_step(20'000'000)};
     p.r_ai = netcc::bit_rate{in.i64()};
     p.r_hi = netcc::bit_rate{in.i64()};
     p.f = in.u32() % 20;
-    p.cut = in.boolean() ? netcc::dcqcn_cut::full_alpha : netcc::dcqcn_cut::half_alpha;
+    p.cut = static_cast<netcc::dcqcn_cut>(in.u8() % 3);
+    p.target = static_cast<netcc::dcqcn_target>(in.u8() % 3);
+    p.hyper = static_cast<netcc::dcqcn_hyper>(in.u8() % 3);
   }
   netcc::dcqcn d{p};
   netcc::basic_dcqcn<netcc::arith::q32> q{p};
   check(d);
   check(q);
-  std::int64_t t = 0, latest = 0;
+  const double line = static_cast<double>(d.params().line_rate.bps()) / 1e6;
+  // The policies agree only if they run the same gain: g must be a q32 value (a multiple of
+  // 2^-32, as 1/256 is); otherwise alpha drifts apart by (1 - g)^n over n idle periods.
+  const double g32 = std::ldexp(d.params().g, 32);
+  const bool same_g = g32 == std::floor(g32);
+  std::int64_t t = 0;
   for (int k = 0; k < 512 && !in.empty(); ++k) {
     const std::uint8_t op = in.u8();
     switch (op % 8) {
-      case 0:
-        t -= static_cast<std::int64_t>(in.below(200'000));  // out of order
+      case 0: {  // out of order, saturating at the start of the clock
+        const auto back = static_cast<std::int64_t>(in.below(200'000));
+        t = t < std::numeric_limits<std::int64_t>::min() + back
+                ? std::numeric_limits<std::int64_t>::min()
+                : t - back;
         break;
-      case 1:
-        t = static_cast<std::int64_t>(in.u64() >> 1);  // anywhere, the end of the clock included
+      }
+      case 1:  // anywhere, both ends of the clock included
+        t = in.i64();
         break;
-      default:
-        t += in.small_step(100'000);
+      default: {  // a small step (mostly forward), saturating at both ends of the clock
+        const std::int64_t s = in.small_step(100'000);
+        if (s > 0 && t > std::numeric_limits<std::int64_t>::max() - s) {
+          t = std::numeric_limits<std::int64_t>::max();
+        } else if (s < 0 && t < std::numeric_limits<std::int64_t>::min() - s) {
+          t = std::numeric_limits<std::int64_t>::min();
+        } else {
+          t += s;
+        }
         break;
+      }
     }
     const int kind = (op >> 3) % 3;
     const std::int64_t b =
         in.boolean() ? in.i64() : static_cast<std::int64_t>(in.below(30'000'000));
-    step(d, kind, t, b, latest);
-    step(q, kind, t, b, latest);
-    if (t > latest) latest = t;
+    step(d, kind, t, b);
+    step(q, kind, t, b);
     NETCC_FUZZ_CHECK(d.timer_count() == q.timer_count() && d.byte_count() == q.byte_count());
+    NETCC_FUZZ_CHECK(d.cnps() == q.cnps() && d.byte_remainder() == q.byte_remainder());
+    if (!same_g) continue;
+    const double tol = 1e-3 + 1e-6 * line;
+    NETCC_FUZZ_CHECK(std::abs(d.current_mbps() - q.current_mbps().to_double()) <= tol);
+    NETCC_FUZZ_CHECK(std::abs(d.target_mbps() - q.target_mbps().to_double()) <= tol);
+    NETCC_FUZZ_CHECK(std::abs(d.alpha() - q.alpha().to_double()) <= 1e-6);
   }
   return 0;
 }

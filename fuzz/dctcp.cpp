@@ -1,65 +1,151 @@
 // SPDX-License-Identifier: MIT
-// Fuzz harness: DCTCP (netcc/control/dctcp.hpp; DCTCP SIGCOMM'10 §3.1, RFC 8257 §3.3-3.5), double
-// and q32, over decoded ACK streams: cumulative ACKs advancing, duplicated, reordered and
-// wrapping around 2^64; acked counts zero, negative and huge; echoes in bursts; timeouts and
-// fast-retransmit losses; arbitrary parameters. Invariants after every event:
-//   * window finite and within [min_cwnd, max_cwnd] of the parameters in force; alpha in [0, 1];
-//   * at most one ECN cut per window of data: a second cut needs a cumulative ACK at or beyond
-//     the snd_nxt of the first in between (timeouts end the window too);
-//   * an ACK without an echo never lowers the window, and one with an echo never raises it;
-//   * both policies take the same cut decisions.
+// Fuzz harness: DCTCP (netcc/control/dctcp.hpp; the paper's Eq. 1-2, RFC 8257 §3.3-3.5) in four
+// instantiations (double and q32 windows; alpha exact and scaled in 1/1024) over decoded event
+// streams: cumulative ACKs advancing, duplicated, reordered and wrapping past 2^64; acked counts
+// zero, negative and huge; snd_nxt running ahead or pulled back (go-back-N); echoes in bursts;
+// fast-retransmit losses, timeouts and sends; arbitrary parameters, invalid ones included.
+// Invariants after every event:
+//   * window finite and within [min_cwnd, max_cwnd] of the parameters in force, ssthresh too;
+//     alpha in [0, 1];
+//   * a reduction exactly when a signal (echo, loss, timeout) meets no open window of data: a
+//     window opens at a reduction and closes at the first later ACK beyond the SND.NXT of the
+//     reduction (of the first ACK after a timeout, which cannot close it);
+//   * an ACK with an echo never raises the window, one without never lowers it; CWR is pending
+//     after an ECN cut until a send takes it;
+//   * every instantiation takes the same reductions; the q32 alpha is within 3 * 2^-33 / g of the
+//     double one and the scaled alpha within its stated bound of Eq. 1 (when g is a power of two);
+//     without the window-limited test the q32 windows are within their rounding bound.
 #include <netcc/control/dctcp.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 #include "fuzz_common.hpp"
 
 namespace {
 
 using netcc::fuzz::byte_reader;
+using dctcp_q32 = netcc::basic_dctcp<netcc::arith::q32>;
+using dctcp_scaled = netcc::basic_dctcp<netcc::arith::ieee_double, netcc::dctcp_alpha_scaled<10>>;
 
 template <class C>
-struct checker {
-  C cc;
-  bool in_window = false;
-  netcc::sequence cut_nxt = 0;
+void check_bounds(const C& cc) {
+  const auto& p = cc.params();
+  NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.window()));
+  NETCC_FUZZ_CHECK(cc.cwnd() >= p.min_cwnd && cc.cwnd() <= p.max_cwnd);
+  const double t = netcc::to_double(cc.ssthresh());
+  NETCC_FUZZ_CHECK(t >= static_cast<double>(p.min_cwnd.count()) &&
+                   t <= static_cast<double>(p.max_cwnd.count()));
+  const double a = netcc::to_double(cc.alpha());
+  NETCC_FUZZ_CHECK(a >= 0.0 && a <= 1.0);
+}
 
-  explicit checker(const netcc::dctcp_params& p) : cc(p) {}
+struct harness {
+  netcc::dctcp d;
+  dctcp_q32 q;
+  dctcp_scaled s;
+  netcc::dctcp_fixed f;
+  // The model of the window of data (see the file comment).
+  bool open = false, arm_next = false;
+  netcc::sequence end = 0;
+  int events = 0;
+  double wmax = 0;
 
-  void check_bounds() {
-    const auto p = cc.params();
-    NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.window()));
-    NETCC_FUZZ_CHECK(cc.cwnd() >= p.min_cwnd && cc.cwnd() <= p.max_cwnd);
-    const double a = netcc::to_double(cc.alpha());
-    NETCC_FUZZ_CHECK(a >= 0.0 && a <= 1.0);
+  explicit harness(const netcc::dctcp_params& p) : d(p), q(p), s(p), f(p) { wmax = d.window(); }
+
+  template <class Fn>
+  void each(Fn fn) {
+    fn(d);
+    fn(q);
+    fn(s);
+    fn(f);
+  }
+
+  void before_ack(const netcc::ack_event& e) {
+    if (arm_next) {
+      end = e.snd_nxt;
+      arm_next = false;
+    } else if (open && netcc::seq_gt(e.ack_seq, end)) {
+      open = false;
+    }
+  }
+
+  void after(bool signal, bool timeout, netcc::sequence nxt, std::uint32_t before) {
+    const std::uint32_t made = d.reductions() - before;
+    NETCC_FUZZ_CHECK(made == (signal && !open ? 1u : 0u));
+    if (timeout) {
+      open = true;
+      arm_next = true;
+    } else if (made == 1u) {
+      open = true;
+      end = nxt;
+    }
+    NETCC_FUZZ_CHECK(d.in_reduction_window() == open);
+    NETCC_FUZZ_CHECK(q.reductions() == d.reductions() && s.reductions() == d.reductions() &&
+                     f.reductions() == d.reductions());
+    NETCC_FUZZ_CHECK(q.in_reduction_window() == open && s.in_reduction_window() == open &&
+                     f.in_reduction_window() == open);
+    each([](const auto& c) { check_bounds(c); });
+    compare();
+  }
+
+  void compare() {
+    ++events;
+    wmax = std::max(wmax, d.window());
+    const double g = d.gain();
+    const double alpha_tol = 3 * 0x1p-33 / g + 1e-15;
+    NETCC_FUZZ_CHECK(std::abs(d.alpha() - netcc::to_double(q.alpha())) <= alpha_tol);
+    NETCC_FUZZ_CHECK(s.alpha_raw() == f.alpha_raw());
+    if (s.gain() == g) {  // dctcp_alpha_scaled's bound: (-(2/g + 0.5), 0.5] units of 2^-10
+      const double err = s.alpha() - d.alpha();
+      NETCC_FUZZ_CHECK(err <= 0.5 * 0x1p-10 + 1e-12);
+      NETCC_FUZZ_CHECK(err > -(2 / g + 0.5) * 0x1p-10 - 1e-12);
+    }
+    if (!d.params().cwnd_limited_growth) {  // the law is continuous: rounding bounds hold
+      const auto mss = static_cast<double>(d.params().mss.count());
+      const double per_event = (mss + 2) * 0x1p-33 + 4 * 0x1p-53 * wmax;
+      NETCC_FUZZ_CHECK(std::abs(d.window() - netcc::to_double(q.window())) <=
+                       events * (per_event + wmax * alpha_tol / 2) + 1e-9);
+      NETCC_FUZZ_CHECK(std::abs(s.window() - netcc::to_double(f.window())) <=
+                       events * per_event + 1e-9);
+    }
   }
 
   void ack(const netcc::ack_event& e) {
-    if (in_window && netcc::seq_geq(e.ack_seq, cut_nxt)) in_window = false;
-    const auto cuts = cc.cuts();
-    const double before = netcc::to_double(cc.window());
-    cc.on_ack(e);
-    const double after = netcc::to_double(cc.window());
-    if (cc.cuts() != cuts) {
-      NETCC_FUZZ_CHECK(cc.cuts() == cuts + 1 && e.ecn_echo && !in_window);
-      in_window = true;
-      cut_nxt = e.snd_nxt;
-    }
-    if (e.ecn_echo) {
-      NETCC_FUZZ_CHECK(after <= before);
-    } else {
-      NETCC_FUZZ_CHECK(after >= before);
-    }
-    check_bounds();
+    before_ack(e);
+    const auto before = d.reductions();
+    const double w0[4] = {d.window(), netcc::to_double(q.window()), s.window(),
+                          netcc::to_double(f.window())};
+    each([&](auto& c) { c.on_ack(e); });
+    const double w1[4] = {d.window(), netcc::to_double(q.window()), s.window(),
+                          netcc::to_double(f.window())};
+    for (int i = 0; i < 4; ++i) NETCC_FUZZ_CHECK(e.ecn_echo ? w1[i] <= w0[i] : w1[i] >= w0[i]);
+    const bool cut = d.reductions() != before;
+    if (cut) NETCC_FUZZ_CHECK(d.cwr_pending() && f.cwr_pending());
+    after(e.ecn_echo, false, e.snd_nxt, before);
+  }
+
+  void loss(const netcc::ack_event& e) {
+    before_ack(e);
+    const auto before = d.reductions();
+    each([&](auto& c) { c.on_loss(e); });
+    after(true, false, e.snd_nxt, before);
   }
 
   void timeout() {
-    cc.on_timeout(netcc::timestamp{0});
-    in_window = false;
-    check_bounds();
+    const auto before = d.reductions();
+    each([](auto& c) { c.on_timeout(netcc::timestamp{0}); });
+    after(true, true, 0, before);
   }
 
-  void loss() {
-    cc.on_loss(netcc::timestamp{0});
-    check_bounds();
+  void send(netcc::bytes payload) {
+    const bool pending = d.cwr_pending();
+    bool took[4] = {};
+    int i = 0;
+    each([&](auto& c) { took[i++] = c.on_send(payload, netcc::timestamp{0}); });
+    const bool expect = pending && payload > netcc::bytes{0};
+    for (const bool t : took) NETCC_FUZZ_CHECK(t == expect);
+    NETCC_FUZZ_CHECK(d.cwr_pending() == (pending && !expect));
   }
 };
 
@@ -68,33 +154,40 @@ struct checker {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   byte_reader in(data, size);
   netcc::dctcp_params p;
-  if (in.boolean()) {  // arbitrary parameters, invalid ones included
+  const std::uint8_t mode = in.u8();
+  if (mode & 1) {  // arbitrary parameters, invalid ones included
     p.g = in.raw_double();
     p.alpha_init = in.raw_double();
-    p.mss = netcc::bytes{static_cast<std::int64_t>(in.u32()) - 1000};
-    p.init_segments = static_cast<std::int64_t>(in.u32() % 2'000'000) - 10;
+    p.mss = netcc::bytes{static_cast<std::int64_t>(in.u32() % 70'000) - 100};
+    p.init_cwnd = netcc::bytes{in.i64() % 0x1'0000'0000};
     p.min_cwnd = netcc::bytes{static_cast<std::int64_t>(in.u32()) - 1000};
     p.max_cwnd = netcc::bytes{in.i64()};
+    p.abc_limit = netcc::bytes{static_cast<std::int64_t>(in.u32() % 20'000) - 100};
+  } else if (mode & 2) {  // valid, with g a power of two (the scaled bound applies)
+    p.g = std::ldexp(1.0, -static_cast<int>(in.u8() % 11));
+    p.alpha_init = static_cast<double>(in.u16()) / 65535.0;
+    p.mss = netcc::bytes{1 + static_cast<std::int64_t>(in.u16() % 9000)};
+    p.max_cwnd = netcc::bytes{p.mss.count() + static_cast<std::int64_t>(in.u32() % 0x7FFF'0000)};
   }
-  checker<netcc::dctcp> d{p};
-  checker<netcc::basic_dctcp<netcc::arith::q32>> f{p};
-  netcc::sequence una = in.u64();
+  p.cwnd_limited_growth = (mode & 4) == 0;
+  harness h{p};
+  netcc::sequence una = in.u64();  // anywhere, so sequence numbers wrap
   netcc::sequence nxt = una + in.below(1'000'000);
   for (int k = 0; k < 512 && !in.empty(); ++k) {
     const std::uint8_t op = in.u8();
-    if (op % 16 == 0) {
-      d.timeout();
-      f.timeout();
-      continue;
-    }
-    if (op % 16 == 1) {
-      d.loss();
-      f.loss();
-      continue;
+    switch (op % 16) {
+      case 0:
+        h.timeout();
+        continue;
+      case 1:
+        h.send(netcc::bytes{static_cast<std::int64_t>(in.below(3)) * 1460 - 1});
+        continue;
+      default:
+        break;
     }
     std::int64_t acked = 0;
     netcc::sequence seq = una;
-    switch (in.u8() % 6) {
+    switch (in.u8() % 7) {
       case 0:  // duplicate
         break;
       case 1:  // reordered (an older cumulative ACK)
@@ -105,19 +198,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         una += static_cast<netcc::sequence>(in.below(1u << 20));
         seq = una;
         break;
+      case 3:  // go-back-N: snd_nxt back to the cumulative ACK
+        acked = static_cast<std::int64_t>(in.below(20'000));
+        una += static_cast<netcc::sequence>(acked);
+        seq = una;
+        nxt = una;
+        break;
       default:
         acked = static_cast<std::int64_t>(in.below(200'000));
         una += static_cast<netcc::sequence>(acked);
         seq = una;
         break;
     }
-    if (netcc::seq_geq(una, nxt)) nxt = una;
+    if (netcc::seq_gt(una, nxt)) nxt = una;
     nxt += in.below(100'000);
     const netcc::ack_event e{
         .ack_seq = seq, .snd_nxt = nxt, .acked = netcc::bytes{acked}, .ecn_echo = (op & 0x20) != 0};
-    d.ack(e);
-    f.ack(e);
-    NETCC_FUZZ_CHECK(d.cc.cuts() == f.cc.cuts());
+    if (op % 16 == 2) {
+      h.loss(e);
+    } else {
+      h.ack(e);
+    }
   }
   return 0;
 }

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+// DCQCN reaction point (netcc/control/dcqcn.hpp): hand-computed examples of DCQCN SIGCOMM'15
+// §3.1 and the network-calculus seed's §V rules, Table I and Table II, and RapidCheck properties
+// (bounds, a CNP never raises R_C, Table I for every increase event, late timers equal step-by-
+// step timers, double and q32 agree).
 #include <netcc/control/dcqcn.hpp>
 
 #include <gtest/gtest.h>
@@ -7,11 +11,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 using namespace netcc::literals;
 
 namespace {
+
+using q32_dcqcn = netcc::basic_dcqcn<netcc::arith::q32>;
 
 netcc::cnp_event cnp(std::int64_t t) {
   return {.now = netcc::timestamp{t}};
@@ -20,6 +27,15 @@ netcc::cnp_event cnp(std::int64_t t) {
 double gbps(netcc::bit_rate r) {
   return static_cast<double>(r.bps()) / 1e9;
 }
+
+double mbps(double v) {
+  return v;
+}
+double mbps(netcc::fixed_point<31, 32> v) {
+  return v.to_double();
+}
+
+constexpr double g = 1.0 / 256;
 
 struct op {
   int kind;  // 0 CNP, 1 timer, 2 send
@@ -48,6 +64,26 @@ std::vector<op> gen_ops() {
   return v;
 }
 
+// Valid parameters across the options, rates and timers.
+netcc::dcqcn_params gen_params() {
+  netcc::dcqcn_params p;
+  p.line_rate = netcc::bit_rate{
+      *rc::gen::element<std::int64_t>(10'000'000'000, 40'000'000'000, 100'000'000'000)};
+  p.min_rate = netcc::bit_rate{*rc::gen::element<std::int64_t>(1, 1'000'000, 100'000'000)};
+  p.g = *rc::gen::element(1.0 / 256, 1.0 / 16, 1.0);
+  p.alpha_timer = netcc::duration{*rc::gen::element<std::int64_t>(1'000, 55'000, 300'000)};
+  p.rate_timer = netcc::duration{*rc::gen::element<std::int64_t>(1'000, 55'000, 300'000)};
+  p.byte_counter = netcc::bytes{*rc::gen::element<std::int64_t>(32'767, 10'000'000)};
+  p.r_ai = netcc::bit_rate{*rc::gen::element<std::int64_t>(0, 5'000'000, 40'000'000)};
+  p.r_hi = netcc::bit_rate{*rc::gen::element<std::int64_t>(0, 50'000'000, 1'000'000'000)};
+  p.f = static_cast<std::uint32_t>(*rc::gen::inRange(1, 8));
+  p.cut = *rc::gen::element(netcc::dcqcn_cut::half_alpha, netcc::dcqcn_cut::full_alpha);
+  p.target =
+      *rc::gen::element(netcc::dcqcn_target::every_cnp, netcc::dcqcn_target::after_timer_increase);
+  p.hyper = *rc::gen::element(netcc::dcqcn_hyper::table_i, netcc::dcqcn_hyper::from_one);
+  return p;
+}
+
 template <class C>
 void apply(C& rp, const op& o) {
   if (o.kind == 0) {
@@ -61,7 +97,7 @@ void apply(C& rp, const op& o) {
 
 }  // namespace
 
-TEST(Dcqcn, DefaultsAreTableII) {
+TEST(Dcqcn, DefaultsAreTableIIAndThePaper) {
   const netcc::dcqcn rp;
   const auto p = rp.params();
   EXPECT_DOUBLE_EQ(p.g, 1.0 / 256);
@@ -71,92 +107,238 @@ TEST(Dcqcn, DefaultsAreTableII) {
   EXPECT_EQ(p.r_ai, 5_Mbps);
   EXPECT_EQ(p.r_hi, 50_Mbps);
   EXPECT_EQ(p.f, 5u);
-  EXPECT_EQ(rp.rate(), 100_Gbps);  // starts at line rate, alpha = 1
+  EXPECT_EQ(p.line_rate, 40_Gbps);
+  EXPECT_EQ(p.min_rate, 1_Mbps);
+  EXPECT_EQ(p.cut, netcc::dcqcn_cut::half_alpha);
+  EXPECT_EQ(p.target, netcc::dcqcn_target::every_cnp);
+  EXPECT_EQ(p.hyper, netcc::dcqcn_hyper::table_i);
+  EXPECT_EQ(rp.rate(), 40_Gbps);  // starts at line rate, alpha = 1
+  EXPECT_EQ(rp.target_rate(), 40_Gbps);
   EXPECT_DOUBLE_EQ(rp.alpha(), 1.0);
+  EXPECT_EQ(rp.cnps(), 0u);
   EXPECT_TRUE(netcc::validate(p).ok());
+  EXPECT_EQ(netcc::dcqcn::state_bytes, 64u);
+  EXPECT_EQ(q32_dcqcn::state_bytes, 64u);
 }
 
-TEST(Dcqcn, CnpCutsThenFastRecoveryThenAdditiveIncrease) {
+TEST(Dcqcn, FirstCnpHalvesTheLineRateAndKeepsAlphaAtOne) {
   netcc::dcqcn rp;
-  rp.on_cnp(cnp(1000));  // R_T = 100, R_C = 100 (1 - 1/2) = 50 Gbps, alpha = 1 + g(1 - 1) = 1
-  EXPECT_DOUBLE_EQ(gbps(rp.rate()), 50.0);
-  EXPECT_DOUBLE_EQ(gbps(rp.target_rate()), 100.0);
-  rp.on_cnp(cnp(2000));  // R_T = 50, R_C = 25 Gbps
-  EXPECT_DOUBLE_EQ(gbps(rp.rate()), 25.0);
-  EXPECT_DOUBLE_EQ(gbps(rp.target_rate()), 50.0);
-  // Rate timer from 2000: expiries at 57, 112, 167, 222 us: i_T = 1..4, fast recovery,
-  // R_C = (R_C + 50) / 2: 37.5, 43.75, 46.875, 48.4375.
-  const double fr[] = {37.5, 43.75, 46.875, 48.4375};
+  // Nothing runs before the first CNP: 10 ms of timers and 100 MB of sends change nothing.
+  rp.on_timer(netcc::timestamp{10'000'000});
+  rp.on_send(100_MB, netcc::timestamp{10'000'000});
+  EXPECT_EQ(rp.rate(), 40_Gbps);
+  EXPECT_DOUBLE_EQ(rp.alpha(), 1.0);
+  EXPECT_EQ(rp.byte_count(), 0u);
+  EXPECT_EQ(rp.timer_count(), 0u);
+  // First CNP: R_T = R_C = 40; R_C = 40 (1 - 1/2) = 20 Gbps; alpha = (1 - g) 1 + g = 1.
+  rp.on_cnp(cnp(10'001'000));
+  EXPECT_DOUBLE_EQ(gbps(rp.rate()), 20.0);
+  EXPECT_DOUBLE_EQ(gbps(rp.target_rate()), 40.0);
+  EXPECT_DOUBLE_EQ(rp.alpha(), 1.0);
+  EXPECT_EQ(rp.cnps(), 1u);
+  // Second CNP: R_T = 20, R_C = 10 Gbps.
+  rp.on_cnp(cnp(10'002'000));
+  EXPECT_DOUBLE_EQ(gbps(rp.rate()), 10.0);
+  EXPECT_DOUBLE_EQ(gbps(rp.target_rate()), 20.0);
+}
+
+TEST(Dcqcn, RateTimerRunsFastRecoveryThenAdditiveIncrease) {
+  netcc::dcqcn rp;
+  rp.on_cnp(cnp(1000));
+  rp.on_cnp(cnp(2000));  // R_T = 20, R_C = 10 Gbps; timers restart at 2 us
+  // Rate timer from 2 us: expiries at 57, 112, 167, 222 us: i_T = 1..4 < F, fast recovery,
+  // R_C = (R_C + 20) / 2: 15, 17.5, 18.75, 19.375 Gbps; R_T stays 20.
+  const double fr[] = {15.0, 17.5, 18.75, 19.375};
   for (int k = 0; k < 4; ++k) {
     rp.on_timer(netcc::timestamp{2000 + 55'000 * (k + 1)});
     EXPECT_EQ(rp.timer_count(), static_cast<std::uint32_t>(k + 1));
+    EXPECT_EQ(rp.phase(), netcc::dcqcn_phase::fast_recovery);
     EXPECT_DOUBLE_EQ(gbps(rp.rate()), fr[k]);
+    EXPECT_DOUBLE_EQ(gbps(rp.target_rate()), 20.0);
   }
-  // i_T = 5: additive increase, R_T = 50.005, R_C = (48.4375 + 50.005) / 2 = 49.22125 Gbps.
+  // i_T = 5 = F: additive, R_T = 20 + 0.005 = 20.005, R_C = (19.375 + 20.005) / 2 = 19.69 Gbps.
   rp.on_timer(netcc::timestamp{2000 + 55'000 * 5});
-  EXPECT_DOUBLE_EQ(gbps(rp.target_rate()), 50.005);
-  EXPECT_DOUBLE_EQ(gbps(rp.rate()), 49.22125);
-  // Alpha decayed once per K since the CNP: five periods, (1 - 1/256)^5.
-  EXPECT_NEAR(rp.alpha(), std::pow(1 - 1.0 / 256, 5), 1e-15);
+  EXPECT_EQ(rp.phase(), netcc::dcqcn_phase::additive);
+  EXPECT_DOUBLE_EQ(gbps(rp.target_rate()), 20.005);
+  EXPECT_DOUBLE_EQ(gbps(rp.rate()), 19.69);
+  // The alpha timer (K = 55 us) fired five times since the CNP: alpha = (1 - g)^5.
+  EXPECT_NEAR(rp.alpha(), std::pow(1 - g, 5), 1e-15);
+  // A CNP now cuts with that alpha: R_T = 19.69, R_C = 19.69 (1 - alpha / 2) Gbps, and
+  // alpha = (1 - g) alpha + g; both counters reset.
+  const double a = rp.alpha();
+  rp.on_cnp(cnp(2000 + 55'000 * 5));
+  EXPECT_NEAR(gbps(rp.target_rate()), 19.69, 1e-9);
+  EXPECT_NEAR(gbps(rp.rate()), 19.69 * (1 - a / 2), 1e-9);
+  EXPECT_NEAR(rp.alpha(), (1 - g) * a + g, 1e-15);
+  EXPECT_EQ(rp.timer_count(), 0u);
 }
 
 TEST(Dcqcn, ByteCounterAndHyperIncreaseFollowTableI) {
-  netcc::dcqcn rp;
-  rp.on_cnp(cnp(0));
-  rp.on_cnp(cnp(0));  // R_T = 50, R_C = 25 Gbps (alpha stays 1)
-  // Five B-byte sends at t = 0: i_B = 1..5. Events 1-4 fast recovery (37.5, 43.75, 46.875,
-  // 48.4375); event 5: max(i_T, i_B) = 5, additive: R_T = 50.005, R_C = 49.22125.
-  for (int k = 0; k < 5; ++k) rp.on_send(10_MB, netcc::timestamp{0});
-  EXPECT_EQ(rp.byte_count(), 5u);
-  EXPECT_DOUBLE_EQ(gbps(rp.rate()), 49.22125);
-  // Timer expiries: i_T = 1..4 keep additive increase (i_B = 5): R_T += 5 Mbps each.
-  for (int k = 1; k <= 4; ++k) rp.on_timer(netcc::timestamp{55'000 * k});
-  EXPECT_NEAR(gbps(rp.target_rate()), 50.025, 1e-12);
-  // i_T = 5, then 6: min(i_T, i_B) = 5, hyper increase by (5 - 5) * R_HI = 0 (Table I as
-  // written). One more B bytes: i_B = 6, min = 6, hyper by (6 - 5) * 50 Mbps.
-  rp.on_timer(netcc::timestamp{55'000 * 5});
-  rp.on_timer(netcc::timestamp{55'000 * 6});
-  EXPECT_NEAR(gbps(rp.target_rate()), 50.025, 1e-12);
-  rp.on_send(10_MB, netcc::timestamp{55'000 * 6});
-  EXPECT_NEAR(gbps(rp.target_rate()), 50.075, 1e-12);
-  EXPECT_EQ(netcc::dcqcn_phase_of(4, 4, 5), netcc::dcqcn_phase::fast_recovery);
-  EXPECT_EQ(netcc::dcqcn_phase_of(5, 0, 5), netcc::dcqcn_phase::additive);
-  EXPECT_EQ(netcc::dcqcn_phase_of(0, 9, 5), netcc::dcqcn_phase::additive);
-  EXPECT_EQ(netcc::dcqcn_phase_of(5, 5, 5), netcc::dcqcn_phase::hyper);
+  for (const auto h : {netcc::dcqcn_hyper::table_i, netcc::dcqcn_hyper::from_one}) {
+    netcc::dcqcn rp{{.hyper = h}};
+    const double one = h == netcc::dcqcn_hyper::from_one ? 1.0 : 0.0;
+    rp.on_cnp(cnp(0));
+    rp.on_cnp(cnp(0));  // R_T = 20, R_C = 10 Gbps (alpha stays 1)
+    // Five B-byte sends at t = 0: i_B = 1..4 fast recovery (15, 17.5, 18.75, 19.375); i_B = 5:
+    // max(i_T, i_B) = 5, additive: R_T = 20.005, R_C = 19.69 Gbps.
+    for (int k = 0; k < 5; ++k) rp.on_send(10_MB, netcc::timestamp{0});
+    EXPECT_EQ(rp.byte_count(), 5u);
+    EXPECT_DOUBLE_EQ(gbps(rp.rate()), 19.69);
+    // Timer expiries i_T = 1..4 stay additive (i_B = 5, i_T < 5): R_T += 5 Mbps each: 20.025.
+    for (int k = 1; k <= 4; ++k) rp.on_timer(netcc::timestamp{55'000 * k});
+    EXPECT_NEAR(gbps(rp.target_rate()), 20.025, 1e-12);
+    // i_T = 5: min(i_T, i_B) = 5, hyper by (5 - 5 [+1]) R_HI; i_T = 6: min still 5, again.
+    rp.on_timer(netcc::timestamp{55'000 * 5});
+    EXPECT_EQ(rp.phase(), netcc::dcqcn_phase::hyper);
+    EXPECT_NEAR(gbps(rp.target_rate()), 20.025 + one * 0.05, 1e-12);
+    rp.on_timer(netcc::timestamp{55'000 * 6});
+    EXPECT_NEAR(gbps(rp.target_rate()), 20.025 + 2 * one * 0.05, 1e-12);
+    // One more B: i_B = 6, min = 6, hyper by (6 - 5 [+1]) x 50 Mbps.
+    rp.on_send(10_MB, netcc::timestamp{55'000 * 6});
+    EXPECT_NEAR(gbps(rp.target_rate()), 20.025 + (2 * one + 1 + one) * 0.05, 1e-12);
+  }
 }
 
-TEST(Dcqcn, TheSeedsCutIsAnOptionAndLateTimersCatchUp) {
+TEST(Dcqcn, TheSeedsCutIsAnOption) {
   netcc::dcqcn seed{{.cut = netcc::dcqcn_cut::full_alpha}};
-  seed.on_cnp(cnp(0));  // R_C = (1 - 1) * 100 Gbps: the floor
-  EXPECT_EQ(seed.rate(), 10_Mbps);
+  seed.on_cnp(cnp(0));  // R_C = (1 - 1) 40 Gbps = 0: the floor, 1 Mbps; R_T = 40 Gbps
+  EXPECT_EQ(seed.rate(), 1_Mbps);
+  EXPECT_EQ(seed.target_rate(), 40_Gbps);
+  seed.on_timer(netcc::timestamp{55'000});  // fast recovery: (1 + 40000) / 2 = 20000.5 Mbps
+  EXPECT_EQ(seed.rate(), netcc::bit_rate{20'000'500'000});
+}
+
+TEST(Dcqcn, TargetAfterTimerIncreaseKeepsTheTargetThroughACnpBurst) {
+  netcc::dcqcn nic{{.target = netcc::dcqcn_target::after_timer_increase}};
+  netcc::dcqcn paper;
+  for (auto* rp : {&nic, &paper}) {
+    rp->on_cnp(cnp(0));     // first CNP: R_T = 40, R_C = 20 Gbps in both
+    rp->on_cnp(cnp(1000));  // no timer increase since: the NIC variant keeps R_T = 40
+    rp->on_send(10_MB, netcc::timestamp{2000});  // a byte-counter increase does not count
+    rp->on_cnp(cnp(3000));
+  }
+  // Paper: R_T = 20, R_C = 10, then i_B = 1: R_C = 15, then R_T = 15, R_C = 7.5 Gbps.
+  EXPECT_DOUBLE_EQ(gbps(paper.target_rate()), 15.0);
+  EXPECT_DOUBLE_EQ(gbps(paper.rate()), 7.5);
+  // NIC: R_T = 40, R_C = 10, then R_C = (10 + 40) / 2 = 25, then R_T stays 40, R_C = 12.5.
+  EXPECT_DOUBLE_EQ(gbps(nic.target_rate()), 40.0);
+  EXPECT_DOUBLE_EQ(gbps(nic.rate()), 12.5);
+  // A timer increase (58 us: i_T = 1, R_C = (12.5 + 40) / 2 = 26.25), then a CNP: R_T = 26.25.
+  // The alpha timer also fired at 58 us (alpha = 1 - g), so R_C = 26.25 (1 - (1 - g) / 2).
+  nic.on_timer(netcc::timestamp{58'000});
+  nic.on_cnp(cnp(59'000));
+  EXPECT_DOUBLE_EQ(gbps(nic.target_rate()), 26.25);
+  EXPECT_NEAR(gbps(nic.rate()), 26.25 * (1 - (1 - g) / 2), 1e-9);
+}
+
+TEST(Dcqcn, LateTimersCatchUpEveryPeriod) {
+  netcc::dcqcn late, step;
+  for (auto* rp : {&late, &step}) {
+    rp->on_cnp(cnp(0));
+    rp->on_cnp(cnp(0));  // R_T = 20, R_C = 10 Gbps
+  }
+  late.on_timer(netcc::timestamp{550'000});  // ten T and ten K at once
+  for (int k = 1; k <= 10; ++k) step.on_timer(netcc::timestamp{55'000 * k});
+  EXPECT_EQ(late.timer_count(), 10u);
+  EXPECT_EQ(late.current_mbps(), step.current_mbps());
+  EXPECT_EQ(late.target_mbps(), step.target_mbps());
+  EXPECT_NEAR(late.alpha(), std::pow(1 - g, 10), 1e-15);
+  EXPECT_NEAR(late.alpha(), step.alpha(), 1e-15);
+  // Four fast-recovery events, then six additive ones: R_T = 20 + 6 x 0.005 = 20.03 Gbps.
+  EXPECT_NEAR(gbps(late.target_rate()), 20.03, 1e-12);
+  // Then one call across a second (18181 periods; i_B = 0, so every event after the fourth
+  // is additive): R_T climbs 5 Mbps per event to the line rate and R_C follows; the call runs
+  // the same events as one call per period and ends at the line rate.
+  late.on_timer(netcc::timestamp{1'000'000'000});
+  for (int k = 11; k <= 1'000'000'000 / 55'000; ++k) step.on_timer(netcc::timestamp{55'000 * k});
+  EXPECT_EQ(late.timer_count(), 1'000'000'000u / 55'000);
+  EXPECT_EQ(late.timer_count(), step.timer_count());
+  EXPECT_EQ(late.current_mbps(), step.current_mbps());
+  EXPECT_EQ(late.target_mbps(), step.target_mbps());
+  EXPECT_EQ(late.rate(), 40_Gbps);
+  EXPECT_EQ(late.target_rate(), 40_Gbps);
+  EXPECT_NEAR(late.alpha(), std::pow(1 - g, 18181), 1e-40);
+}
+
+TEST(Dcqcn, OutOfOrderTimesMoveNoTimer) {
   netcc::dcqcn rp;
   rp.on_cnp(cnp(0));
-  rp.on_timer(netcc::timestamp{550'000});  // ten K and ten T at once
-  EXPECT_NEAR(rp.alpha(), std::pow(1 - 1.0 / 256, 10), 1e-15);
-  EXPECT_EQ(rp.timer_count(), 10u);
+  rp.on_timer(netcc::timestamp{550'000});
+  const auto rc = rp.rate(), rt = rp.target_rate();
+  const double a = rp.alpha();
   rp.on_timer(netcc::timestamp{100});  // the past: nothing changes
   EXPECT_EQ(rp.timer_count(), 10u);
-  rp.on_cnp(cnp(200));  // a CNP from the past is ignored too
-  EXPECT_EQ(rp.cnps(), 1u);
+  EXPECT_EQ(rp.rate(), rc);
+  EXPECT_EQ(rp.target_rate(), rt);
+  EXPECT_EQ(rp.alpha(), a);
+  EXPECT_EQ(rp.last_time(), netcc::timestamp{550'000});
+  // A send stamped in the past counts its bytes (no timer runs).
+  rp.on_send(4_MB, netcc::timestamp{200});
+  EXPECT_EQ(rp.byte_remainder(), 4_MB);
+  // A CNP stamped in the past is taken as if it arrived at 550 us: the cut applies, the
+  // timers restart at 550 us (the next rate expiry is 605 us).
+  rp.on_cnp(cnp(300));
+  EXPECT_EQ(rp.cnps(), 2u);
+  EXPECT_NEAR(static_cast<double>(rp.rate().bps()), static_cast<double>(rc.bps()) * (1 - a / 2),
+              1.0);
+  rp.on_timer(netcc::timestamp{604'999});
+  EXPECT_EQ(rp.timer_count(), 0u);
+  rp.on_timer(netcc::timestamp{605'000});
+  EXPECT_EQ(rp.timer_count(), 1u);
+}
+
+TEST(Dcqcn, HugeSendsAndTheEndOfTheClockStayBounded) {
+  netcc::dcqcn rp;
+  q32_dcqcn q;
+  constexpr auto end = std::numeric_limits<std::int64_t>::max();
+  for (auto t : {std::numeric_limits<std::int64_t>::min(), std::int64_t{-5}, end - 1, end}) {
+    rp.on_cnp(cnp(t));
+    q.on_cnp(cnp(t));
+    rp.on_send(netcc::bytes{std::numeric_limits<std::int64_t>::max()}, netcc::timestamp{t});
+    q.on_send(netcc::bytes{std::numeric_limits<std::int64_t>::max()}, netcc::timestamp{t});
+    rp.on_timer(netcc::timestamp{end});
+    q.on_timer(netcc::timestamp{end});
+  }
+  // The last sends: 2^63 - 1 B = 922337203685 B-periods, saturating i_B at 2^32 - 1.
+  EXPECT_EQ(rp.byte_count(), 0xFFFF'FFFFu);
+  EXPECT_EQ(q.byte_count(), 0xFFFF'FFFFu);
+  EXPECT_EQ(rp.rate(), 40_Gbps);  // i_B alone: additive increase until the rates reach line
+  EXPECT_EQ(q.rate(), 40_Gbps);
+  EXPECT_EQ(rp.timer_count(), 0u);  // a timer due after the end of the clock never fires
 }
 
 TEST(Dcqcn, BadParametersAreNamedAndFallBack) {
-  const auto v = netcc::validate(netcc::dcqcn_params{.g = 2, .rate_timer = netcc::duration{0}});
-  ASSERT_EQ(v.size(), 2u);
-  EXPECT_EQ(v[0].message(), "dcqcn.g = 2: must be in (0, 1]");
-  EXPECT_EQ(v[1].message(), "dcqcn.rate_timer = 0 ns: must be positive");
-  const netcc::dcqcn rp{{.g = 2, .rate_timer = netcc::duration{0}}};
+  const netcc::dcqcn_params bad{.line_rate = netcc::bit_rate{0},
+                                .g = 2,
+                                .rate_timer = netcc::duration{0},
+                                .byte_counter = netcc::bytes{5'000'000'000},
+                                .f = 0};
+  const auto v = netcc::validate(bad);
+  ASSERT_EQ(v.size(), 5u);
+  EXPECT_EQ(v[0].message(), "dcqcn.line_rate = 0 bps: must be in (0, 2 Pbps]");
+  EXPECT_EQ(v[1].message(), "dcqcn.g = 2: must be in (0, 1]");
+  EXPECT_EQ(v[2].message(), "dcqcn.rate_timer = 0 ns: must be positive");
+  EXPECT_EQ(v[3].message(), "dcqcn.byte_counter = 5000000000 B: must be in [1, 4294967295] B");
+  EXPECT_EQ(v[4].message(), "dcqcn.f = 0: must be at least 1");
+  const netcc::dcqcn rp{bad};
+  EXPECT_EQ(rp.params().line_rate, 40_Gbps);
   EXPECT_DOUBLE_EQ(rp.params().g, 1.0 / 256);
   EXPECT_EQ(rp.params().rate_timer, 55_us);
+  EXPECT_EQ(rp.params().byte_counter, 10_MB);
+  EXPECT_EQ(rp.params().f, 5u);
+  EXPECT_TRUE(netcc::validate(rp.params()).ok());
+  // A min_rate above a valid line rate falls back under it; an enum outside its values too.
+  const netcc::dcqcn low{
+      {.line_rate = 500_Kbps, .min_rate = 1_Gbps, .cut = static_cast<netcc::dcqcn_cut>(7)}};
+  EXPECT_EQ(low.params().min_rate, 500_Kbps);
+  EXPECT_EQ(low.params().cut, netcc::dcqcn_cut::half_alpha);
+  EXPECT_TRUE(netcc::validate(low.params()).ok());
 }
 
-RC_GTEST_PROP(DcqcnProperties, RatesBoundedAlphaInUnitAndCnpsNeverRaise, ()) {
-  const netcc::dcqcn_params p{
-      .line_rate = netcc::bit_rate{*rc::gen::element<std::int64_t>(10'000'000'000, 100'000'000'000,
-                                                                   400'000'000'000)},
-      .cut = *rc::gen::element(netcc::dcqcn_cut::half_alpha, netcc::dcqcn_cut::full_alpha)};
+RC_GTEST_PROP(DcqcnProperties, RatesBoundedAlphaInUnitForAnySequence, ()) {
+  const auto p = gen_params();
   netcc::dcqcn d{p};
-  netcc::basic_dcqcn<netcc::arith::q32> q{p};
+  q32_dcqcn q{p};
   for (const auto& o : gen_ops()) {
     apply(d, o);
     apply(q, o);
@@ -164,69 +346,144 @@ RC_GTEST_PROP(DcqcnProperties, RatesBoundedAlphaInUnitAndCnpsNeverRaise, ()) {
       RC_ASSERT(r >= p.min_rate);
       RC_ASSERT(r <= p.line_rate);
     }
+    RC_ASSERT(std::isfinite(d.current_mbps()) && std::isfinite(d.target_mbps()));
+    RC_ASSERT(d.current_mbps() <= d.target_mbps());
+    RC_ASSERT(q.current_mbps() <= q.target_mbps());
     RC_ASSERT(d.alpha() >= 0.0 && d.alpha() <= 1.0);
-    RC_ASSERT(netcc::to_double(q.alpha()) >= 0.0 && netcc::to_double(q.alpha()) <= 1.0);
-    if (o.kind == 0) {  // a CNP never raises R_C (timers up to it may, before it)
-      RC_ASSERT(d.rate() <= d.target_rate());
-      RC_ASSERT(q.rate() <= q.target_rate());
-    }
+    RC_ASSERT(q.alpha().to_double() >= 0.0 && q.alpha().to_double() <= 1.0);
   }
 }
 
 RC_GTEST_PROP(DcqcnProperties, ACnpNeverRaisesTheCurrentRate, ()) {
-  netcc::dcqcn rp;
+  const auto p = gen_params();
+  netcc::dcqcn d{p};
+  q32_dcqcn q{p};
   for (const auto& o : gen_ops()) {
     if (o.kind != 0) {
-      apply(rp, o);
+      apply(d, o);
+      apply(q, o);
       continue;
     }
-    rp.on_timer(netcc::timestamp{o.t});  // timers first, so the CNP alone is measured
-    const auto before = rp.rate();
-    rp.on_cnp(cnp(o.t));
-    RC_ASSERT(rp.rate() <= before);
+    d.on_timer(netcc::timestamp{o.t});  // timers first, so the CNP alone is measured
+    q.on_timer(netcc::timestamp{o.t});
+    const double a = d.alpha(), before = d.current_mbps();
+    const auto qbefore = q.current_mbps();
+    d.on_cnp(cnp(o.t));
+    q.on_cnp(cnp(o.t));
+    RC_ASSERT(d.current_mbps() <= before);
+    RC_ASSERT(q.current_mbps() <= qbefore);
+    // ... and cuts by the configured factor, down to the floor.
+    const double f = p.cut == netcc::dcqcn_cut::half_alpha ? 1 - a / 2 : 1 - a;
+    const double want = std::max(before * f, static_cast<double>(p.min_rate.bps()) / 1e6);
+    RC_ASSERT(std::abs(d.current_mbps() - want) <= 1e-9 * want);
+    RC_ASSERT(d.timer_count() == 0 && d.byte_count() == 0);
   }
 }
 
-RC_GTEST_PROP(DcqcnProperties, EachIncreaseFollowsTableI, ()) {
-  // One byte-counter event at a time (B bytes at the time of the last call: no timer fires),
-  // from any state reached by a random history: the change is Table I's for the new counters.
-  netcc::dcqcn rp;
-  std::int64_t last = 0;
+RC_GTEST_PROP(DcqcnProperties, EachIncreaseEventFollowsTableI, ()) {
+  // From a random history, a CNP, then single increase events, each either one rate-timer
+  // expiry (on_timer exactly at the next period) or one byte-counter stage (B bytes at the
+  // current time). After each, R_T and R_C are Table I's for the new counters.
+  const auto p = gen_params();
+  netcc::dcqcn rp{p};
+  std::int64_t t = 0;
   for (const auto& o : gen_ops()) {
     apply(rp, o);
-    last = std::max(last, o.t);
-    const double rt = rp.target_mbps(), rc = rp.current_mbps();
-    const std::uint32_t it = rp.timer_count(), ib = rp.byte_count() + 1;
-    rp.on_send(10_MB, netcc::timestamp{last});
-    double want_t = rt;
-    switch (netcc::dcqcn_phase_of(it, ib, 5)) {
-      case netcc::dcqcn_phase::hyper:
-        want_t = rt + (std::min(it, ib) - 5.0) * 50.0;
-        break;
-      case netcc::dcqcn_phase::additive:
-        want_t = rt + 5.0;
-        break;
-      case netcc::dcqcn_phase::fast_recovery:
-        break;
+    t = std::max(t, o.t);
+  }
+  rp.on_cnp(cnp(++t));
+  const std::int64_t c = t;
+  const double lo = static_cast<double>(p.min_rate.bps()) / 1e6;
+  const double hi = static_cast<double>(p.line_rate.bps()) / 1e6;
+  const double ai = static_cast<double>(p.r_ai.bps()) / 1e6;
+  const double hai = static_cast<double>(p.r_hi.bps()) / 1e6;
+  const auto n = *rc::gen::inRange(1, 40);
+  for (int k = 0; k < n; ++k) {
+    const double rt = rp.target_mbps(), rc0 = rp.current_mbps();
+    std::uint32_t it = rp.timer_count(), ib = rp.byte_count();
+    if (*rc::gen::arbitrary<bool>()) {
+      ++it;
+      t = c + static_cast<std::int64_t>(it) * p.rate_timer.count();
+      rp.on_timer(netcc::timestamp{t});
+    } else {
+      ++ib;
+      rp.on_send(p.byte_counter, netcc::timestamp{t});
     }
-    want_t = std::clamp(want_t, 10.0, 100'000.0);
-    const double want_c = std::clamp((rc + want_t) / 2, 10.0, 100'000.0);
-    RC_ASSERT(rp.byte_count() == std::min<std::uint32_t>(ib, 0xFFFF'FFFFu));
+    RC_ASSERT(rp.timer_count() == it && rp.byte_count() == ib);
+    double want_t = rt;
+    const std::uint32_t lo_count = std::min(it, ib), hi_count = std::max(it, ib);
+    if (lo_count >= p.f) {  // hyper increase
+      const double extra = p.hyper == netcc::dcqcn_hyper::from_one ? 1.0 : 0.0;
+      want_t = rt + (static_cast<double>(lo_count - p.f) + extra) * hai;
+      RC_ASSERT(rp.phase() == netcc::dcqcn_phase::hyper);
+    } else if (hi_count >= p.f) {  // additive increase
+      want_t = rt + ai;
+      RC_ASSERT(rp.phase() == netcc::dcqcn_phase::additive);
+    } else {  // fast recovery
+      RC_ASSERT(rp.phase() == netcc::dcqcn_phase::fast_recovery);
+    }
+    want_t = std::clamp(want_t, lo, hi);
+    const double want_c = std::clamp((rc0 + want_t) / 2, lo, hi);
     RC_ASSERT(std::abs(rp.target_mbps() - want_t) <= 1e-9 * want_t);
     RC_ASSERT(std::abs(rp.current_mbps() - want_c) <= 1e-9 * want_c);
   }
 }
 
+RC_GTEST_PROP(DcqcnProperties, ALateTimerEqualsStepByStepTimers, ()) {
+  // on_timer(now) runs every expiry up to now: one late call and one call per microsecond end
+  // with the same counters and rates (alpha within rounding of (1 - g)^n).
+  const auto p = gen_params();
+  netcc::dcqcn late{p}, step{p};
+  late.on_cnp(cnp(0));
+  step.on_cnp(cnp(0));
+  const auto sends = *rc::gen::inRange(0, 6);
+  for (int k = 0; k < sends; ++k) {  // move i_B so that every phase can occur
+    late.on_send(p.byte_counter, netcc::timestamp{0});
+    step.on_send(p.byte_counter, netcc::timestamp{0});
+  }
+  const std::int64_t end = *rc::gen::inRange<std::int64_t>(0, 3'000'000);
+  for (std::int64_t t = 1000; t <= end; t += 1000) step.on_timer(netcc::timestamp{t});
+  step.on_timer(netcc::timestamp{end});
+  late.on_timer(netcc::timestamp{end});
+  RC_ASSERT(late.timer_count() == step.timer_count());
+  RC_ASSERT(late.timer_count() == static_cast<std::uint32_t>(end / p.rate_timer.count()));
+  RC_ASSERT(late.current_mbps() == step.current_mbps());
+  RC_ASSERT(late.target_mbps() == step.target_mbps());
+  RC_ASSERT(std::abs(late.alpha() - step.alpha()) <= 1e-12);
+}
+
+RC_GTEST_PROP(DcqcnProperties, AnOutOfOrderTimerChangesNothing, ()) {
+  const auto p = gen_params();
+  netcc::dcqcn rp{p};
+  std::int64_t t = 0;
+  for (const auto& o : gen_ops()) {
+    apply(rp, o);
+    t = std::max(t, o.t);
+  }
+  const auto before = rp;
+  rp.on_timer(netcc::timestamp{t - *rc::gen::inRange<std::int64_t>(0, 1'000'000)});
+  RC_ASSERT(rp.current_mbps() == before.current_mbps());
+  RC_ASSERT(rp.target_mbps() == before.target_mbps());
+  RC_ASSERT(rp.alpha() == before.alpha());
+  RC_ASSERT(rp.timer_count() == before.timer_count());
+  RC_ASSERT(rp.byte_count() == before.byte_count());
+}
+
 RC_GTEST_PROP(DcqcnProperties, DoubleAndFixedPointAgree, ()) {
-  netcc::dcqcn d;
-  netcc::basic_dcqcn<netcc::arith::q32> q;
+  // The same calls through both policies: identical counters (they are integers) and rates
+  // within 1 kbps. q32 keeps Mbps with 2^-32 resolution and rounds each operation by at most
+  // half of it; 300 calls of at most 4096 events of two rounded operations each stay below
+  // 300 * 4096 * 2^-32 Mbps = 3e-4 Mbps, and alpha's error scales the cut by less.
+  const auto p = gen_params();
+  netcc::dcqcn d{p};
+  q32_dcqcn q{p};
   for (const auto& o : gen_ops()) {
     apply(d, o);
     apply(q, o);
     RC_ASSERT(d.timer_count() == q.timer_count() && d.byte_count() == q.byte_count());
-    // q32 keeps Mbps with 2^-32 resolution: far below 1 kbps after 300 calls.
-    RC_ASSERT(std::abs(netcc::to_double(d.current_mbps()) - netcc::to_double(q.current_mbps())) <=
-              1e-3);
-    RC_ASSERT(std::abs(d.alpha() - netcc::to_double(q.alpha())) <= 1e-6);
+    RC_ASSERT(d.cnps() == q.cnps());
+    RC_ASSERT(std::abs(mbps(d.current_mbps()) - mbps(q.current_mbps())) <= 1e-3);
+    RC_ASSERT(std::abs(mbps(d.target_mbps()) - mbps(q.target_mbps())) <= 1e-3);
+    RC_ASSERT(std::abs(d.alpha() - q.alpha().to_double()) <= 1e-6);
   }
 }

@@ -1,32 +1,50 @@
 // SPDX-License-Identifier: MIT
-// static_assert-only: DCTCP runs at compile time (no allocation, no clock, no exceptions) with
-// both policies; the hand-computed alpha update and cut of tests/control/dctcp_test.cpp
-// evaluated by the compiler; the feedback concept it needs.
+// static_assert-only: DCTCP (netcc/control/dctcp.hpp) runs at compile time (no allocation, no
+// clock, no exceptions) with both arithmetic policies and both alpha representations; the
+// hand-computed alpha update and cut of tests/control/dctcp_test.cpp evaluated by the compiler;
+// the per-flow state budget; the feedback concept it needs; the §3.3 helpers.
 #include <netcc/control/dctcp.hpp>
 
 namespace {
 
-template <class Policy>
+template <class C>
 constexpr double alpha_then_cut() {
-  netcc::basic_dctcp<Policy> cc{{.alpha_init = 0.0}};
+  C cc{{.alpha_init = 0.0}};
   cc.on_ack(netcc::ack_event{.ack_seq = 7300, .snd_nxt = 14'600, .acked = netcc::bytes{7300}});
   cc.on_ack(netcc::ack_event{
       .ack_seq = 14'600, .snd_nxt = 30'000, .acked = netcc::bytes{7300}, .ecn_echo = true});
   return netcc::to_double(cc.window());
 }
 
-// Slow start to 17520, then F = 0.5, alpha = 1/32, cwnd = 17520 * (1 - 1/64) = 17246.25.
-static_assert(alpha_then_cut<netcc::arith::ieee_double>() == 17'246.25);
-static_assert(alpha_then_cut<netcc::arith::q32>() == 17'246.25);  // exact in 32 fraction bits
+// Slow start to 21900; F = 0.5, alpha = 0 + 0.5/16 = 1/32; cwnd = 21900 * (1 - 1/64).
+static_assert(alpha_then_cut<netcc::dctcp>() == 21'557.8125);
+static_assert(alpha_then_cut<netcc::basic_dctcp<netcc::arith::q32>>() == 21'557.8125);
+// Scaled: alpha = 0 - 0 + floor(7300 * 64 / 14600) = 32 units = 1/32 as well: the same cut.
+static_assert(alpha_then_cut<netcc::dctcp_fixed>() == 21'557.8125);
 
-template <class Policy>
+template <class C>
 constexpr bool timeout_to_one_mss() {
-  netcc::basic_dctcp<Policy> cc{};
+  C cc{};
   cc.on_timeout(netcc::timestamp{5});
-  return cc.cwnd() == netcc::bytes{1460} && netcc::to_double(cc.ssthresh()) == 7300.0;
+  return cc.cwnd() == netcc::bytes{1460} && netcc::to_double(cc.ssthresh()) == 7300.0 &&
+         cc.reductions() == 1u;
 }
-static_assert(timeout_to_one_mss<netcc::arith::ieee_double>());
-static_assert(timeout_to_one_mss<netcc::arith::q32>());
+static_assert(timeout_to_one_mss<netcc::dctcp>());
+static_assert(timeout_to_one_mss<netcc::dctcp_fixed>());
+
+// Per-flow state within 64 B for every instantiation; the integer one packs alpha in 16 bits.
+static_assert(netcc::dctcp::state_bytes <= 64);
+static_assert(netcc::basic_dctcp<netcc::arith::q32>::state_bytes <= 64);
+static_assert(netcc::dctcp_fixed::state_bytes <= 56);
+static_assert(sizeof(netcc::dctcp_fixed::alpha_storage) == 2);
+static_assert(sizeof(netcc::basic_dctcp<netcc::arith::ieee_double,
+                                        netcc::dctcp_alpha_scaled<20>>::alpha_storage) == 4);
+
+// Alpha representations satisfy the concept; a type without a rule does not.
+static_assert(netcc::DctcpAlphaRep<netcc::dctcp_alpha_exact, double>);
+static_assert(netcc::DctcpAlphaRep<netcc::dctcp_alpha_scaled<10>, netcc::fixed_point<31, 32>>);
+struct no_rule {};
+static_assert(!netcc::DctcpAlphaRep<no_rule, double>);
 
 // DCTCP reads ECN echoes from cumulative ACKs: netcc::ack_event has them, rtt_event does not.
 static_assert(netcc::EcnFeedback<netcc::ack_event>);
@@ -37,5 +55,11 @@ concept accepts = requires(C c, const E& e) {
 };
 static_assert(accepts<netcc::dctcp, netcc::ack_event>);
 static_assert(!accepts<netcc::dctcp, netcc::rtt_event>);
+
+// §3.3: K > C * RTT / 7; Q_max = K + N (Eq. 11).
+static_assert(netcc::dctcp_k_floor(77.0) == 11.0);
+static_assert(netcc::dctcp_sawtooth::of(10, 83.0, 40.0).q_max == 50.0);
+static_assert(netcc::dctcp_gain_ceiling(98.0, 0.0) > 0.099 &&
+              netcc::dctcp_gain_ceiling(98.0, 0.0) < 0.0991);  // 1.386294 / 14
 
 }  // namespace

@@ -4,65 +4,109 @@
 /// decay every K, and rate increases driven by a timer T and a byte counter B through fast
 /// recovery, additive increase and hyper increase.
 ///
-/// Sources: Y. Zhu, H. Eran, D. Firestone, C. Guo, M. Lipshteyn, Y. Liron, J. Padhye,
-/// S. Raindel, M. H. Yahia, M. Zhang, "Congestion Control for Large-Scale RDMA Deployments"
-/// (DCQCN), ACM SIGCOMM 2015, §3.1 (reaction point: on a CNP R_T = R_C,
-/// R_C = R_C (1 - alpha/2), alpha = (1 - g) alpha + g; alpha = (1 - g) alpha after K without a
-/// CNP; the timer and the byte counter each count increase events; fast recovery for the first
-/// F = 5 events, then additive and hyper increase); and the network-calculus seed
-/// (`seeds/003_7857f230e87c9d73.txt`) §V: the bullet list, Table I (the increase phase as a
-/// function of the counters i_T, i_B) and Table II (parameters).
+/// Sources
+/// - Y. Zhu, H. Eran, D. Firestone, C. Guo, M. Lipshteyn, Y. Liron, J. Padhye, S. Raindel,
+///   M. H. Yahia, M. Zhang, "Congestion Control for Large-Scale RDMA Deployments" (DCQCN),
+///   ACM SIGCOMM 2015, §3.1, the RP algorithm: Eq. 1 (the reaction to a CNP), Eq. 2 (alpha
+///   decay), Eq. 3 (fast recovery), Eq. 4 (additive increase), hyper increase and the timer /
+///   byte-counter stages (text and the Figure 7 state machine), and its parameter values.
+/// - The network-calculus seed (`seeds/003_7857f230e87c9d73.txt`, Lehal, Luangsomboon,
+///   Liebeherr) §V: the bullet list of the sender's rules, Table I (the increase phase as a
+///   function of the counters i_T, i_B) and Table II (parameters).
 ///
-/// What is implemented, by rule
-/// - on_cnp: R_T = R_C; R_C cut (below); alpha = (1 - g) alpha + g; i_T = i_B = 0; the byte
-///   counter, the rate timer and the alpha timer restart at the CNP.
-/// - Alpha timer: every K since the last CNP (or the start) without a CNP, alpha = (1 - g) alpha.
-/// - Rate timer: every T without a CNP, i_T += 1 and one increase event. Byte counter: every B
-///   bytes sent without a CNP, i_B += 1 and one increase event.
-/// - Increase event, Table I exactly (F = 5), checked in this order:
-///   | phase             | condition             | change                                         |
-///   | ----------------- | --------------------- | ---------------------------------------------- |
-///   | hyper increase    | min(i_T, i_B) >= F    | R_T += (min(i_T, i_B) - F) R_HI; R_C = (R_C + R_T)/2 |
-///   | additive increase | max(i_T, i_B) >= F    | R_T += R_AI; R_C = (R_C + R_T)/2               |
-///   | fast recovery     | max(i_T, i_B) < F     | R_C = (R_C + R_T)/2                            |
-///   (Table I's hyper increase adds nothing when min(i_T, i_B) = F exactly; that is the table.)
-/// - R_C and R_T stay in [min_rate, line_rate].
-/// - Time comes with the calls: on_timer(now) runs every timer expiry up to `now` in time order
-///   (several periods when called late); on_send(bytes, now) does the same and then counts the
-///   bytes. A `now` earlier than the last one changes nothing.
+/// What is implemented, rule by rule
+/// - On a CNP (DCQCN Eq. 1; seed §V first bullet): R_T = R_C; R_C cut (see "The rate cut");
+///   alpha = (1 - g) alpha + g, computed after the cut with the old alpha; i_T = i_B = 0; the
+///   byte counter, the rate timer and the alpha timer restart at the CNP.
+/// - Alpha timer (DCQCN Eq. 2; seed §V second bullet): every K since the last CNP without a
+///   CNP, alpha = (1 - g) alpha.
+/// - Rate timer and byte counter (DCQCN §3.1; seed §V third bullet): every T without a CNP,
+///   i_T += 1 and one increase event; every B bytes sent without a CNP, i_B += 1 and one
+///   increase event. Each counter is incremented before its event is classified.
+/// - Increase event, the seed's Table I exactly (F = 5), checked in this order:
+///   | phase             | condition                | R_T                         | R_C         |
+///   | ----------------- | ------------------------ | --------------------------- | ----------- |
+///   | hyper increase    | min(i_T, i_B) >= F       | += (min(i_T, i_B) - F) R_HI | (R_T+R_C)/2 |
+///   | additive increase | max >= F > min(i_T, i_B) | += R_AI (DCQCN Eq. 4)       | (R_T+R_C)/2 |
+///   | fast recovery     | max(i_T, i_B) < F        | unchanged                   | (R_T+R_C)/2 |
+///   (R_C = (R_T + R_C)/2 alone is DCQCN Eq. 3.)
+///   So fast recovery lasts while both counters are below F: after a CNP, the F-th event of
+///   either counter is the first additive increase. As written in Table I, the first
+///   hyper-increase event (min = F) adds 0; netcc::dcqcn_hyper::from_one counts from 1.
+/// - R_C and R_T stay in [min_rate, line_rate]; R_C <= R_T always.
 ///
-/// The rate cut (the issue of which formula)
-/// - Default netcc::dcqcn_cut::half_alpha: R_C = R_C (1 - alpha/2), the DCQCN paper's §3.1 rule
-///   and what NICs implement; with the initial alpha = 1 the first CNP halves the rate.
-/// - Option netcc::dcqcn_cut::full_alpha: R_C = (1 - alpha) R_C, as the seed's §V bullet list
-///   writes it; with alpha = 1 the first CNP sends the rate to min_rate. Offered for
-///   reproducing the seed's text.
+/// Before the first CNP and the first CNP
+/// - A flow starts at R_C = R_T = line rate with alpha = alpha_init = 1 (seed §V: "Initially,
+///   R_T and R_C are set to the line rates, and alpha is set to 1"; DCQCN has no slow start).
+///   Until the first CNP nothing runs: the alpha timer counts "since the last CNP arrival"
+///   (seed §V), and increases are meaningless at line rate, so alpha stays 1, the counters stay
+///   0 and sends are not counted. (A NIC likewise allocates the flow's rate limiter on its first
+///   CNP.)
+/// - The first CNP therefore always sees alpha = 1: R_T = line rate, R_C = line rate / 2
+///   (half_alpha; min_rate with full_alpha), alpha = (1 - g) 1 + g = 1; it starts the timers
+///   and the byte counter.
 ///
-/// Defaults (netcc::dcqcn_params) and sources
+/// The rate cut (which formula)
+/// - Default netcc::dcqcn_cut::half_alpha: R_C = R_C (1 - alpha/2), DCQCN Eq. 1 and what NICs
+///   implement: a fully congested flow (alpha = 1) halves its rate, as DCTCP's window does.
+/// - Option netcc::dcqcn_cut::full_alpha: R_C = (1 - alpha) R_C, as the seed's §V bullet writes
+///   it; with alpha near 1 (always the case on the first CNPs) it sends the rate to min_rate,
+///   which is why it is not the default. Offered for reproducing the seed's text.
+///
+/// Time
+/// - Time comes with the calls, never from a clock. on_timer(now) runs every rate-timer and
+///   alpha-timer expiry in (last time seen, now], as many periods as have passed when called
+///   late; on_send(bytes, now) does the same and then counts the bytes; on_cnp runs the timers
+///   up to the CNP's time first.
+/// - A time earlier than the latest one seen (out of order) moves no timer: on_timer changes
+///   nothing; on_send still counts its bytes (the byte counter does not depend on time); a CNP
+///   is still taken, as if it arrived at the latest time seen (a congestion signal is not
+///   dropped because of its stamp).
+///
+/// Defaults (netcc::dcqcn_params) and their sources
 /// - g = 1/256, K = T = 55 us, B = 10 MB, R_AI = 5 Mbps, R_HI = 50 Mbps: seed Table II (from
-///   DCQCN [5] and its deployment notes).
-/// - F = 5: seed Table I and DCQCN §3.1.
-/// - line rate 100 Gbps and initial rates = line rate, alpha = 1: seed §V ("Initially, R_T and
-///   R_C are set to the line rates, and alpha is set to 1"), DCQCN §3.1.
-/// - min_rate = 10 Mbps: no paper value (netcc's choice: a floor that keeps a flow probing).
+///   the DCQCN paper's parameter choice and the NIC vendor's settings).
+/// - F = 5: seed Table I and §V ("After 5 increments"), DCQCN §3.1.
+/// - alpha_init = 1, initial R_C = R_T = line rate: seed §V, DCQCN §3.1.
+/// - line_rate = 40 Gbps: the DCQCN paper's NICs and testbed, for which Table II's values were
+///   chosen (the seed's §V case study runs the same parameters at 100 Gbps).
+/// - min_rate = 1 Mbps: DCQCN gives no floor; 1 Mbps is the NIC default (rpg_min_rate) of the
+///   hardware the paper's implementation runs on.
+/// - target = every_cnp, hyper = table_i: DCQCN Eq. 1 and seed Table I.
+///
+/// Options that follow deployed variants (not the defaults)
+/// - netcc::dcqcn_target::after_timer_increase: R_T = R_C on a CNP only if a rate-timer
+///   increase happened since the previous CNP (NIC setting clamp_tgt_rate = 0 with
+///   clamp_tgt_rate_after_time_inc = 1); a burst of CNPs then keeps the higher target.
+/// - netcc::dcqcn_hyper::from_one: hyper increase adds (min(i_T, i_B) - F + 1) R_HI, so the
+///   first hyper event adds R_HI (QCN-style counting, as in the DCQCN authors' simulator).
+/// - Not modelled: the NIC's rate_reduce_monitor_period (at most one cut per 4 us) and its
+///   timer-driven alpha update; the receiver's CNP spacing is netcc::dcqcn_np_on_packet.
 ///
 /// Decisions and deviations
-/// - Rates are kept in Mbps in the policy's number type (the q32 range, 2^31, then covers
-///   2 Pbps with 2^-32 Mbps resolution); rate() rounds to whole bps.
-/// - A late on_timer processes at most netcc::dcqcn_max_expiries rate-timer expiries and folds
-///   any further alpha-timer periods into one power (1 - g)^n; a stack that calls it at least
-///   every 4096 T loses nothing.
+/// - Rates are kept in Mbps in the policy's number type (q32's 2^31 range then covers 2 Pbps
+///   with 2^-32 Mbps resolution); rate() rounds to whole bps. R_C = (R_T + R_C)/2 is computed
+///   as R_C + (R_T - R_C)/2, which cannot overflow.
+/// - Alpha affects only cuts, so a call applies all alpha-timer periods up to its time at once,
+///   alpha (1 - g)^n (square-and-multiply).
+/// - One call runs at most netcc::dcqcn_max_expiries increase events one by one. When the
+///   rates stop changing at the line rate, or after that many events, the remaining events
+///   only advance the counters (exact in the first case; in the second, a stack that calls at
+///   least every 4096 T and sends at most 4096 B per call loses nothing).
+/// - Counters saturate at 2^32 - 1; B is at most 2^32 - 1 bytes (the remainder is 32 bits).
 /// - Invalid parameters fall back to their defaults (the controller never fails).
 ///
 /// @code
 /// using namespace netcc::literals;
-/// netcc::dcqcn rp{{.line_rate = 100_Gbps}};
-/// rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{10'000}});   // R_C = 50 Gbps
-/// rp.on_timer(netcc::timestamp{65'000});   // one T: fast recovery, R_C = 75 Gbps
-/// netcc::bit_rate r = rp.rate();
+/// netcc::dcqcn rp{{.line_rate = 40_Gbps}};
+/// rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{10'000}});  // R_T = 40, R_C = 20 Gbps
+/// rp.on_timer(netcc::timestamp{65'000});  // one T: fast recovery, R_C = (40 + 20)/2 = 30 Gbps
+/// rp.on_send(1500_B, netcc::timestamp{66'000});  // feeds the byte counter
+/// netcc::bit_rate r = rp.pacing_rate();
 /// @endcode
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "netcc/core/arith.hpp"
@@ -74,23 +118,51 @@
 namespace netcc {
 
 /// @brief Which rate cut a CNP applies (see the file comment).
+/// @code
+/// netcc::dcqcn_params p{.cut = netcc::dcqcn_cut::full_alpha};  // the seed's text
+/// @endcode
 enum class dcqcn_cut : std::uint8_t {
-  half_alpha,  ///< R_C = R_C (1 - alpha/2): DCQCN SIGCOMM'15 §3.1 (default)
+  half_alpha,  ///< R_C = R_C (1 - alpha/2): DCQCN SIGCOMM'15 §3.1 Eq. 1 (default)
   full_alpha,  ///< R_C = (1 - alpha) R_C: the network-calculus seed's §V text
 };
 
-/// @brief Most rate-timer expiries one on_timer / on_send call processes.
+/// @brief When a CNP sets the target rate R_T to the current rate R_C.
+/// @code
+/// netcc::dcqcn_params p{.target = netcc::dcqcn_target::after_timer_increase};
+/// @endcode
+enum class dcqcn_target : std::uint8_t {
+  every_cnp,             ///< on every CNP: DCQCN §3.1 Eq. 1, seed §V (default)
+  after_timer_increase,  ///< only if a rate-timer increase happened since the previous CNP
+};
+
+/// @brief How the hyper-increase step counts (see the file comment).
+/// @code
+/// netcc::dcqcn_params p{.hyper = netcc::dcqcn_hyper::from_one};
+/// @endcode
+enum class dcqcn_hyper : std::uint8_t {
+  table_i,   ///< R_T += (min(i_T, i_B) - F) R_HI: the seed's Table I (default)
+  from_one,  ///< R_T += (min(i_T, i_B) - F + 1) R_HI: QCN-style, 1 R_HI at the first event
+};
+
+/// @brief Most increase events one on_timer / on_send / on_cnp call runs one by one.
 inline constexpr std::uint32_t dcqcn_max_expiries = 4096;
 
-/// @brief DCQCN reaction-point parameters, with the seed's Table II defaults.
+/// @brief Largest byte counter B, in bytes (the per-flow remainder is 32 bits).
+inline constexpr bytes dcqcn_max_byte_counter{0xFFFF'FFFF};
+
+/// @brief Largest line rate (the q32 policy holds rates in Mbps below 2^31).
+inline constexpr bit_rate dcqcn_max_line_rate{2'000'000'000'000'000};
+
+/// @brief DCQCN reaction-point parameters: seed Table II, DCQCN SIGCOMM'15 where it is silent.
 /// @code
-/// netcc::dcqcn_params p{.line_rate = netcc::bit_rate{40'000'000'000}, .byte_counter = netcc::bytes{150'000}};
+/// using namespace netcc::literals;
+/// netcc::dcqcn_params p{.line_rate = 100_Gbps, .byte_counter = 150_KB};
 /// @endcode
 struct dcqcn_params {
-  /// @brief Line rate: the cap of both rates and the initial rate (seed §V: 100 Gbps).
-  bit_rate line_rate{100'000'000'000};
-  /// @brief Smallest rate (netcc's choice: 10 Mbps).
-  bit_rate min_rate{10'000'000};
+  /// @brief Line rate: the cap of both rates and the initial rate (DCQCN's NICs: 40 Gbps).
+  bit_rate line_rate{40'000'000'000};
+  /// @brief Smallest rate (no paper value; 1 Mbps, the NIC default rpg_min_rate).
+  bit_rate min_rate{1'000'000};
   /// @brief g, alpha's gain, in (0, 1] (Table II: 1/256).
   double g = 1.0 / 256;
   /// @brief Initial alpha in [0, 1] (seed §V, DCQCN §3.1: 1).
@@ -99,16 +171,20 @@ struct dcqcn_params {
   duration alpha_timer{55'000};
   /// @brief T, the rate-increase timer (Table II: 55 us).
   duration rate_timer{55'000};
-  /// @brief B, the byte counter (Table II: 10 MB).
+  /// @brief B, the byte counter (Table II: 10 MB), at most netcc::dcqcn_max_byte_counter.
   bytes byte_counter{10'000'000};
-  /// @brief R_AI, additive increase (Table II: 5 Mbps).
+  /// @brief R_AI, the additive-increase step of R_T (Table II: 5 Mbps).
   bit_rate r_ai{5'000'000};
-  /// @brief R_HI, hyper increase (Table II: 50 Mbps).
+  /// @brief R_HI, the hyper-increase step of R_T (Table II: 50 Mbps).
   bit_rate r_hi{50'000'000};
-  /// @brief F, the fast-recovery threshold (Table I: 5).
+  /// @brief F, the fast-recovery threshold of Table I (5).
   std::uint32_t f = 5;
-  /// @brief The rate cut on a CNP.
+  /// @brief The rate cut on a CNP (default: DCQCN's R_C (1 - alpha/2)).
   dcqcn_cut cut = dcqcn_cut::half_alpha;
+  /// @brief When a CNP sets R_T = R_C (default: every CNP).
+  dcqcn_target target = dcqcn_target::every_cnp;
+  /// @brief Hyper-increase counting (default: Table I).
+  dcqcn_hyper hyper = dcqcn_hyper::table_i;
 };
 
 /// @brief Check DCQCN parameters; each error names "dcqcn.<field>", the value and the rule.
@@ -118,34 +194,48 @@ struct dcqcn_params {
 /// @endcode
 [[nodiscard]] inline validation validate(const dcqcn_params& p) {
   validation v;
-  v.check(p.line_rate > bit_rate{0} && p.line_rate <= bit_rate{2'000'000'000'000'000},
-          "dcqcn.line_rate", p.line_rate, "must be in (0, 2 Pbps]");
-  v.check(p.min_rate > bit_rate{0} && p.min_rate <= p.line_rate, "dcqcn.min_rate", p.min_rate,
+  const bool line_ok = p.line_rate > bit_rate{0} && p.line_rate <= dcqcn_max_line_rate;
+  v.check(line_ok, "dcqcn.line_rate", p.line_rate, "must be in (0, 2 Pbps]");
+  // The rates below are checked against the line rate in force (the default if it is invalid).
+  const bit_rate line = line_ok ? p.line_rate : dcqcn_params{}.line_rate;
+  v.check(p.min_rate > bit_rate{0} && p.min_rate <= line, "dcqcn.min_rate", p.min_rate,
           "must be in (0, line_rate]");
   v.check(p.g > 0 && p.g <= 1, "dcqcn.g", p.g, "must be in (0, 1]");
   v.check(p.alpha_init >= 0 && p.alpha_init <= 1, "dcqcn.alpha_init", p.alpha_init,
           "must be in [0, 1]");
   v.check(p.alpha_timer > duration::zero(), "dcqcn.alpha_timer", p.alpha_timer, "must be positive");
   v.check(p.rate_timer > duration::zero(), "dcqcn.rate_timer", p.rate_timer, "must be positive");
-  v.check(p.byte_counter > bytes{0}, "dcqcn.byte_counter", p.byte_counter, "must be positive");
-  v.check(p.r_ai >= bit_rate{0} && p.r_ai <= p.line_rate, "dcqcn.r_ai", p.r_ai,
+  v.check(p.byte_counter > bytes{0} && p.byte_counter <= dcqcn_max_byte_counter,
+          "dcqcn.byte_counter", p.byte_counter, "must be in [1, 4294967295] B");
+  v.check(p.r_ai >= bit_rate{0} && p.r_ai <= line, "dcqcn.r_ai", p.r_ai,
           "must be in [0, line_rate]");
-  v.check(p.r_hi >= bit_rate{0} && p.r_hi <= p.line_rate, "dcqcn.r_hi", p.r_hi,
+  v.check(p.r_hi >= bit_rate{0} && p.r_hi <= line, "dcqcn.r_hi", p.r_hi,
           "must be in [0, line_rate]");
-  v.check(p.f >= 1 && p.f <= 1000, "dcqcn.f", p.f, "must be in [1, 1000]");
+  v.check(p.f >= 1, "dcqcn.f", p.f, "must be at least 1");
   v.check(p.cut == dcqcn_cut::half_alpha || p.cut == dcqcn_cut::full_alpha, "dcqcn.cut",
           static_cast<int>(p.cut), "must be half_alpha (0) or full_alpha (1)");
+  v.check(p.target == dcqcn_target::every_cnp || p.target == dcqcn_target::after_timer_increase,
+          "dcqcn.target", static_cast<int>(p.target),
+          "must be every_cnp (0) or after_timer_increase (1)");
+  v.check(p.hyper == dcqcn_hyper::table_i || p.hyper == dcqcn_hyper::from_one, "dcqcn.hyper",
+          static_cast<int>(p.hyper), "must be table_i (0) or from_one (1)");
   return v;
 }
 
-/// @brief The increase phase Table I assigns to counter values (i_T, i_B) with threshold F.
+/// @brief The increase phase the seed's Table I assigns to counter values (i_T, i_B).
+/// @code
+/// static_assert(netcc::dcqcn_phase_of(5, 2, 5) == netcc::dcqcn_phase::additive);
+/// @endcode
 enum class dcqcn_phase : std::uint8_t {
   fast_recovery,  ///< max(i_T, i_B) < F
   additive,       ///< max(i_T, i_B) >= F > min(i_T, i_B)
   hyper,          ///< min(i_T, i_B) >= F
 };
 
-/// @brief Table I's phase for counters `i_t`, `i_b` and threshold `f`.
+/// @brief Table I's phase for counters `i_t`, `i_b` and threshold `f` (seed §V, Table I).
+/// @code
+/// auto ph = netcc::dcqcn_phase_of(4, 4, 5);   // fast_recovery
+/// @endcode
 [[nodiscard]] constexpr dcqcn_phase dcqcn_phase_of(std::uint32_t i_t, std::uint32_t i_b,
                                                    std::uint32_t f) noexcept {
   const std::uint32_t lo = i_t < i_b ? i_t : i_b;
@@ -155,13 +245,29 @@ enum class dcqcn_phase : std::uint8_t {
   return dcqcn_phase::fast_recovery;
 }
 
+/// @brief How many R_HI a hyper-increase event adds to R_T: min(i_T, i_B) - F (Table I), plus
+/// one with netcc::dcqcn_hyper::from_one; 0 outside the hyper phase.
+/// @code
+/// static_assert(netcc::dcqcn_hyper_steps(7, 9, 5, netcc::dcqcn_hyper::table_i) == 2);
+/// @endcode
+[[nodiscard]] constexpr std::uint64_t dcqcn_hyper_steps(std::uint32_t i_t, std::uint32_t i_b,
+                                                        std::uint32_t f, dcqcn_hyper h) noexcept {
+  const std::uint32_t lo = i_t < i_b ? i_t : i_b;
+  if (lo < f) return 0;
+  return std::uint64_t{lo} - f + (h == dcqcn_hyper::from_one ? 1 : 0);
+}
+
 /// @brief The DCQCN reaction point (DCQCN SIGCOMM'15 §3.1; seed §V, Tables I and II) over
-/// arithmetic policy `Policy`. rate() is in [min_rate, line_rate] and alpha() in [0, 1] after
-/// any call sequence; a CNP never raises R_C. No allocation, no clock reads.
+/// arithmetic policy `Policy`.
+///
+/// rate() is in [min_rate, line_rate], R_C <= R_T and alpha() in [0, 1] after any call
+/// sequence; a CNP never raises R_C. No allocation, no virtual functions, no clock reads; the
+/// per-flow state is state_bytes (64 B) next to the parameters.
 /// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
 /// @code
 /// netcc::basic_dcqcn<netcc::arith::q32> rp{{}};
-/// rp.on_send(netcc::bytes{1'000'000}, netcc::timestamp{1000});
+/// rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{0}});
+/// rp.on_send(netcc::bytes{10'000'000}, netcc::timestamp{1000});  // i_B = 1: fast recovery
 /// @endcode
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_dcqcn {
@@ -172,75 +278,110 @@ class basic_dcqcn {
   /// @brief A reaction point with parameters `p` (invalid fields fall back to defaults).
   constexpr explicit basic_dcqcn(const dcqcn_params& p = {}) noexcept { configure(p); }
 
-  /// @brief A CNP arrived: timers up to its time first, then the cut (file comment).
+  /// @brief A CNP arrived: the timers run up to its time, then R_T = R_C (per `target`),
+  /// the cut, alpha = (1 - g) alpha + g, i_T = i_B = 0 and the timers and byte counter
+  /// restart (DCQCN §3.1 Eq. 1; seed §V). A CNP stamped before the latest time seen is taken
+  /// at that time.
+  /// @tparam E any event type whose feedback_traits give `now` (netcc::CnpFeedback)
   template <class E>
   requires CnpFeedback<E>
   constexpr void on_cnp(const E& e) noexcept {
-    const timestamp now = feedback_traits<E>::now(e);
+    timestamp now = feedback_traits<E>::now(e);
+    if (now < s_.last) now = s_.last;
     advance(now);
-    if (now < last_) return;  // from the past: ignored, like every call
     const value_type one = num<value_type>(1);
-    r_t_ = r_c_;
-    const value_type factor =
-        params_.cut == dcqcn_cut::half_alpha ? one - alpha_ * num<value_type>(0.5) : one - alpha_;
-    r_c_ = clamp_rate(r_c_ * factor);
-    if (r_c_ > r_t_) r_c_ = r_t_;  // never raised (min_rate > R_T cannot happen: R_T >= min)
-    alpha_ = clamp_num(alpha_ + g_ * (one - alpha_), num<value_type>(0), one);
-    i_t_ = i_b_ = 0;
-    byte_acc_ = 0;
-    next_alpha_ = after(now, params_.alpha_timer, 1);
-    next_rate_ = after(now, params_.rate_timer, 1);
-    ++cnps_;
+    // Eq. 1: R_T = R_C (with after_timer_increase: only after a timer increase, or the first).
+    if (s_.cnps == 0 || params_.target == dcqcn_target::every_cnp || s_.i_t > 0) s_.r_t = s_.r_c;
+    // Eq. 1: R_C = R_C (1 - alpha/2) (DCQCN), or R_C = (1 - alpha) R_C (the seed's text).
+    const value_type factor = params_.cut == dcqcn_cut::half_alpha
+                                  ? one - s_.alpha * num<value_type>(0.5)
+                                  : one - s_.alpha;
+    s_.r_c = clamp_rate(s_.r_c * factor);
+    if (s_.r_c > s_.r_t) s_.r_c = s_.r_t;  // rounding guard: a CNP never raises R_C above R_T
+    // alpha = (1 - g) alpha + g, written alpha + g (1 - alpha) so it stays <= 1.
+    s_.alpha = clamp_num(s_.alpha + g_ * (one - s_.alpha), num<value_type>(0), one);
+    s_.i_t = s_.i_b = 0;
+    s_.byte_acc = 0;
+    s_.next_alpha = after(now, params_.alpha_timer, 1);
+    s_.next_rate = after(now, params_.rate_timer, 1);
+    if (s_.cnps != 0xFFFF'FFFFu) ++s_.cnps;
   }
 
-  /// @brief Run the alpha and rate timers up to `now`.
+  /// @brief Run every alpha-timer and rate-timer expiry up to `now` (several periods when
+  /// called late; nothing when `now` is not after the latest time seen).
   constexpr void on_timer(timestamp now) noexcept { advance(now); }
 
-  /// @brief `b` bytes were sent at `now`: timers up to `now`, then the byte counter (one i_B
-  /// increment and increase event per B bytes).
+  /// @brief `b` bytes were sent at `now`: the timers run up to `now`, then the byte counter
+  /// counts the bytes (one i_B increment and one increase event per B bytes; DCQCN §3.1).
+  /// Before the first CNP nothing is counted; a send stamped in the past still counts.
   constexpr void on_send(bytes b, timestamp now) noexcept {
     advance(now);
-    if (now < last_ || b <= bytes{0}) return;
-    const auto add = static_cast<std::uint64_t>(b.count());
-    byte_acc_ = byte_acc_ > ~std::uint64_t{0} - add ? ~std::uint64_t{0} : byte_acc_ + add;
+    if (s_.cnps == 0 || b <= bytes{0}) return;
+    const std::uint64_t total = std::uint64_t{s_.byte_acc} + static_cast<std::uint64_t>(b.count());
     const auto bc = static_cast<std::uint64_t>(params_.byte_counter.count());
-    std::uint32_t n = 0;
-    while (byte_acc_ >= bc && n < dcqcn_max_expiries) {
-      byte_acc_ -= bc;
-      if (i_b_ < 0xFFFF'FFFFu) ++i_b_;
-      increase();
-      ++n;
-    }
-    if (byte_acc_ >= bc) byte_acc_ %= bc;  // beyond the per-call cap (file comment)
+    s_.byte_acc = static_cast<std::uint32_t>(total % bc);  // < B <= 2^32 - 1
+    run_increases(s_.i_b, total / bc);
   }
 
   /// @brief The current rate R_C, rounded to whole bps, in [min_rate, line_rate].
-  [[nodiscard]] constexpr bit_rate rate() const noexcept { return to_rate(r_c_); }
-  /// @brief The pacing rate (= rate()).
+  [[nodiscard]] constexpr bit_rate rate() const noexcept { return to_rate(s_.r_c); }
+  /// @brief The pacing rate (= rate(); DCQCN is purely rate-based).
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return rate(); }
-  /// @brief The target rate R_T.
-  [[nodiscard]] constexpr bit_rate target_rate() const noexcept { return to_rate(r_t_); }
+  /// @brief The target rate R_T, in [rate(), line_rate].
+  [[nodiscard]] constexpr bit_rate target_rate() const noexcept { return to_rate(s_.r_t); }
   /// @brief R_C in Mbps as the policy computes it.
-  [[nodiscard]] constexpr value_type current_mbps() const noexcept { return r_c_; }
+  [[nodiscard]] constexpr value_type current_mbps() const noexcept { return s_.r_c; }
   /// @brief R_T in Mbps as the policy computes it.
-  [[nodiscard]] constexpr value_type target_mbps() const noexcept { return r_t_; }
+  [[nodiscard]] constexpr value_type target_mbps() const noexcept { return s_.r_t; }
   /// @brief alpha, in [0, 1].
-  [[nodiscard]] constexpr value_type alpha() const noexcept { return alpha_; }
+  [[nodiscard]] constexpr value_type alpha() const noexcept { return s_.alpha; }
   /// @brief i_T, the rate-timer count since the last CNP.
-  [[nodiscard]] constexpr std::uint32_t timer_count() const noexcept { return i_t_; }
+  [[nodiscard]] constexpr std::uint32_t timer_count() const noexcept { return s_.i_t; }
   /// @brief i_B, the byte-counter count since the last CNP.
-  [[nodiscard]] constexpr std::uint32_t byte_count() const noexcept { return i_b_; }
-  /// @brief CNPs taken.
-  [[nodiscard]] constexpr std::uint64_t cnps() const noexcept { return cnps_; }
+  [[nodiscard]] constexpr std::uint32_t byte_count() const noexcept { return s_.i_b; }
+  /// @brief Bytes counted toward the next i_B increment (less than B).
+  [[nodiscard]] constexpr bytes byte_remainder() const noexcept { return bytes{s_.byte_acc}; }
+  /// @brief Table I's phase for the current counters (the phase of the latest increase).
+  [[nodiscard]] constexpr dcqcn_phase phase() const noexcept {
+    return dcqcn_phase_of(s_.i_t, s_.i_b, params_.f);
+  }
+  /// @brief CNPs taken (saturating at 2^32 - 1); zero means the timers have not started.
+  [[nodiscard]] constexpr std::uint32_t cnps() const noexcept { return s_.cnps; }
+  /// @brief The latest time seen (timestamp::min() before any call).
+  [[nodiscard]] constexpr timestamp last_time() const noexcept { return s_.last; }
   /// @brief The parameters in force (after invalid fields fell back).
   [[nodiscard]] constexpr dcqcn_params params() const noexcept { return params_; }
+
+ private:
+  // Per-flow state (the budget at the end of the file counts this struct).
+  struct flow_state {
+    value_type r_c{};                   // R_C, Mbps
+    value_type r_t{};                   // R_T, Mbps
+    value_type alpha{};                 // alpha
+    timestamp last = timestamp::min();  // latest time seen
+    timestamp next_rate{};              // next rate-timer expiry (max(): never)
+    timestamp next_alpha{};             // next alpha-timer expiry (max(): never)
+    std::uint32_t byte_acc = 0;         // bytes toward the next i_B increment
+    std::uint32_t i_t = 0;              // i_T
+    std::uint32_t i_b = 0;              // i_B
+    std::uint32_t cnps = 0;             // CNPs taken; 0: timers not started
+  };
+
+ public:
+  /// @brief Bytes of per-flow state: R_C, R_T, alpha (3 numbers), the latest time and the
+  /// next rate- and alpha-timer expiries (3 timestamps), the byte remainder, i_T, i_B and the
+  /// CNP count (4 x 32 bits): 64 B for double and q32. The parameters and the constants
+  /// derived from them are configuration, shared in spirit by every flow of a NIC.
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
 
  private:
   static constexpr value_type mbps(bit_rate r) noexcept {
     return ratio<value_type>(r.bps(), 1'000'000);
   }
-  static constexpr bit_rate to_rate(value_type mb) noexcept {
-    return bit_rate{static_cast<std::int64_t>(to_double(mb) * 1e6 + 0.5)};
+  [[nodiscard]] constexpr bit_rate to_rate(value_type mb) const noexcept {
+    const bit_rate r{static_cast<std::int64_t>(to_double(mb) * 1e6 + 0.5)};
+    return r < params_.min_rate ? params_.min_rate
+                                : (r > params_.line_rate ? params_.line_rate : r);
   }
   [[nodiscard]] constexpr value_type clamp_rate(value_type r) const noexcept {
     return clamp_num(r, min_mbps_, line_mbps_);
@@ -248,7 +389,7 @@ class basic_dcqcn {
 
   constexpr void configure(dcqcn_params p) noexcept {
     const dcqcn_params d{};
-    if (!(p.line_rate > bit_rate{0} && p.line_rate <= bit_rate{2'000'000'000'000'000}))
+    if (!(p.line_rate > bit_rate{0} && p.line_rate <= dcqcn_max_line_rate))
       p.line_rate = d.line_rate;
     if (!(p.min_rate > bit_rate{0} && p.min_rate <= p.line_rate))
       p.min_rate = d.min_rate <= p.line_rate ? d.min_rate : p.line_rate;
@@ -256,77 +397,109 @@ class basic_dcqcn {
     if (!(p.alpha_init >= 0 && p.alpha_init <= 1)) p.alpha_init = d.alpha_init;
     if (p.alpha_timer <= duration::zero()) p.alpha_timer = d.alpha_timer;
     if (p.rate_timer <= duration::zero()) p.rate_timer = d.rate_timer;
-    if (p.byte_counter <= bytes{0}) p.byte_counter = d.byte_counter;
-    if (!(p.r_ai >= bit_rate{0} && p.r_ai <= p.line_rate)) p.r_ai = d.r_ai;
-    if (!(p.r_hi >= bit_rate{0} && p.r_hi <= p.line_rate)) p.r_hi = d.r_hi;
-    if (p.f < 1 || p.f > 1000) p.f = d.f;
+    if (!(p.byte_counter > bytes{0} && p.byte_counter <= dcqcn_max_byte_counter))
+      p.byte_counter = d.byte_counter;
+    if (!(p.r_ai >= bit_rate{0} && p.r_ai <= p.line_rate))
+      p.r_ai = d.r_ai <= p.line_rate ? d.r_ai : p.line_rate;
+    if (!(p.r_hi >= bit_rate{0} && p.r_hi <= p.line_rate))
+      p.r_hi = d.r_hi <= p.line_rate ? d.r_hi : p.line_rate;
+    if (p.f < 1) p.f = d.f;
     if (p.cut != dcqcn_cut::full_alpha) p.cut = dcqcn_cut::half_alpha;
+    if (p.target != dcqcn_target::after_timer_increase) p.target = dcqcn_target::every_cnp;
+    if (p.hyper != dcqcn_hyper::from_one) p.hyper = dcqcn_hyper::table_i;
     params_ = p;
-    g_ = num<value_type>(p.g);
+    g_ = clamp_num(num<value_type>(p.g), num<value_type>(0), num<value_type>(1));
     line_mbps_ = mbps(p.line_rate);
     min_mbps_ = mbps(p.min_rate);
     if (min_mbps_ > line_mbps_) min_mbps_ = line_mbps_;
     ai_mbps_ = mbps(p.r_ai);
     hi_mbps_ = mbps(p.r_hi);
-    r_c_ = r_t_ = line_mbps_;
-    alpha_ = clamp_num(num<value_type>(p.alpha_init), num<value_type>(0), num<value_type>(1));
-    next_alpha_ = timestamp{} + p.alpha_timer;
-    next_rate_ = timestamp{} + p.rate_timer;
+    no_steps_ = ai_mbps_ == num<value_type>(0) && hi_mbps_ == num<value_type>(0);
+    s_ = flow_state{};
+    s_.r_c = s_.r_t = line_mbps_;  // seed §V: both start at the line rate
+    s_.alpha = clamp_num(num<value_type>(p.alpha_init), num<value_type>(0), num<value_type>(1));
+    s_.next_rate = s_.next_alpha = timestamp::max();  // not started before the first CNP
   }
 
-  // One increase event (Table I), with the counters as they now are.
+  // One increase event (seed Table I; DCQCN §3.1 Eq. 3, 4 and hyper increase), with the
+  // counters as they now are.
   constexpr void increase() noexcept {
-    const std::uint32_t lo = i_t_ < i_b_ ? i_t_ : i_b_;
-    switch (dcqcn_phase_of(i_t_, i_b_, params_.f)) {
-      case dcqcn_phase::hyper:
-        r_t_ = clamp_rate(r_t_ + number_traits<value_type>::from_int(lo - params_.f) * hi_mbps_);
+    switch (dcqcn_phase_of(s_.i_t, s_.i_b, params_.f)) {
+      case dcqcn_phase::hyper: {  // R_T += (min(i_T, i_B) - F) R_HI
+        const std::uint64_t k = dcqcn_hyper_steps(s_.i_t, s_.i_b, params_.f, params_.hyper);
+        s_.r_t = clamp_rate(
+            s_.r_t + number_traits<value_type>::from_int(static_cast<std::int64_t>(k)) * hi_mbps_);
         break;
-      case dcqcn_phase::additive:
-        r_t_ = clamp_rate(r_t_ + ai_mbps_);
+      }
+      case dcqcn_phase::additive:  // R_T += R_AI
+        s_.r_t = clamp_rate(s_.r_t + ai_mbps_);
         break;
-      case dcqcn_phase::fast_recovery:
+      case dcqcn_phase::fast_recovery:  // R_T unchanged
         break;
     }
-    r_c_ = clamp_rate((r_c_ + r_t_) * num<value_type>(0.5));
+    // R_C = (R_T + R_C) / 2, as R_C + (R_T - R_C) / 2 (R_C <= R_T; no overflow).
+    s_.r_c = clamp_rate(s_.r_c + (s_.r_t - s_.r_c) * num<value_type>(0.5));
+    if (s_.r_c > s_.r_t) s_.r_c = s_.r_t;
+  }
+
+  // `n` increase events, each incrementing `counter` (i_T or i_B) first. Once the rates stop
+  // changing at the line rate (or with no increase steps at all) every further event changes
+  // nothing but the counter; past dcqcn_max_expiries events the rest only count.
+  constexpr void run_increases(std::uint32_t& counter, std::uint64_t n) noexcept {
+    for (std::uint64_t k = 0; k < n; ++k) {
+      if (k == dcqcn_max_expiries) {
+        counter = sat_add(counter, n - k);
+        return;
+      }
+      counter = sat_add(counter, 1);
+      const value_type rc = s_.r_c, rt = s_.r_t;
+      increase();
+      if (s_.r_c == rc && s_.r_t == rt && (rt == line_mbps_ || no_steps_)) {
+        counter = sat_add(counter, n - k - 1);
+        return;
+      }
+    }
+  }
+
+  static constexpr std::uint32_t sat_add(std::uint32_t c, std::uint64_t n) noexcept {
+    const std::uint64_t s = std::uint64_t{c} + (n > 0xFFFF'FFFFu ? 0xFFFF'FFFFu : n);
+    return s > 0xFFFF'FFFFu ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(s);
   }
 
   // t + n * d, saturating at timestamp::max() (a timer that would fire beyond the clock never
   // fires).
-  static constexpr timestamp after(timestamp t, duration d, std::int64_t n) noexcept {
-    const detail::i128 x = detail::i128{t.count()} + detail::i128{d.count()} * n;
-    return timestamp{detail::saturate_i64(x)};
+  static constexpr timestamp after(timestamp t, duration d, detail::i128 n) noexcept {
+    return timestamp{detail::saturate_i64(detail::i128{t.count()} + detail::i128{d.count()} * n)};
   }
 
-  // Every timer expiry up to `now`, in time order.
+  // Expiries of a timer of period `d` due at `next` within (.., now]; moves `next` past `now`.
+  static constexpr std::uint64_t expiries(timestamp& next, duration d, timestamp now) noexcept {
+    if (next > now || next == timestamp::max()) return 0;
+    const detail::i128 late = detail::i128{now.count()} - next.count();
+    const detail::i128 n = late < d.count() ? 1 : late / d.count() + 1;  // one: no division
+    next = after(next, d, n);
+    return n > detail::i128{0xFFFF'FFFF'FFFF'FFFFu} ? 0xFFFF'FFFF'FFFF'FFFFu
+                                                    : static_cast<std::uint64_t>(n);
+  }
+
+  // Every timer expiry in (latest time seen, now]: the rate timer's increase events in order,
+  // and alpha = (1 - g)^n alpha for the n alpha-timer periods (DCQCN Eq. 2).
   constexpr void advance(timestamp now) noexcept {
-    if (now < last_) return;
-    last_ = now;
-    std::uint32_t n = 0;
-    while (next_rate_ <= now && n < dcqcn_max_expiries) {
-      decay_alpha_until(next_rate_);  // alpha periods that ended first
-      if (i_t_ < 0xFFFF'FFFFu) ++i_t_;
-      increase();
-      next_rate_ = after(next_rate_, params_.rate_timer, 1);
-      ++n;
-    }
-    if (next_rate_ <= now) {  // beyond the per-call cap: skip to the next period after now
-      next_rate_ =
-          after(next_rate_, params_.rate_timer, (now - next_rate_) / params_.rate_timer + 1);
-    }
-    decay_alpha_until(now);
-  }
-
-  // alpha = (1 - g)^n alpha for the n alpha-timer periods that end at or before `t`.
-  constexpr void decay_alpha_until(timestamp t) noexcept {
-    if (next_alpha_ > t) return;
-    const auto n = static_cast<std::uint64_t>((t - next_alpha_) / params_.alpha_timer) + 1;
-    next_alpha_ = after(next_alpha_, params_.alpha_timer, static_cast<std::int64_t>(n));
-    value_type base = num<value_type>(1) - g_, factor = num<value_type>(1);
-    for (std::uint64_t k = n; k > 0 && factor > num<value_type>(0); k >>= 1) {  // (1 - g)^n
-      if (k & 1) factor = factor * base;
+    if (now <= s_.last) return;
+    s_.last = now;
+    if (s_.cnps == 0) return;  // timers start at the first CNP
+    run_increases(s_.i_t, expiries(s_.next_rate, params_.rate_timer, now));
+    std::uint64_t n = expiries(s_.next_alpha, params_.alpha_timer, now);
+    if (n == 0) return;
+    const value_type zero = num<value_type>(0);
+    value_type base = num<value_type>(1) - g_;
+    // (1 - g)^n by square-and-multiply (one period, the usual case, needs no loop).
+    value_type factor = (n & 1) != 0 ? base : num<value_type>(1);
+    for (n >>= 1; n > 0 && factor > zero; n >>= 1) {
       base = base * base;
+      if (n & 1) factor = factor * base;
     }
-    alpha_ = clamp_num(alpha_ * factor, num<value_type>(0), num<value_type>(1));
+    s_.alpha = clamp_num(s_.alpha * factor, zero, num<value_type>(1));
   }
 
   // Configuration.
@@ -336,26 +509,20 @@ class basic_dcqcn {
   value_type min_mbps_{};
   value_type ai_mbps_{};
   value_type hi_mbps_{};
+  bool no_steps_ = false;
   // Per-flow state.
-  value_type r_c_{};
-  value_type r_t_{};
-  value_type alpha_{};
-  std::uint64_t byte_acc_ = 0;
-  timestamp next_alpha_{};
-  timestamp next_rate_{};
-  timestamp last_{};
-  std::uint64_t cnps_ = 0;
-  std::uint32_t i_t_ = 0;
-  std::uint32_t i_b_ = 0;
+  flow_state s_{};
 };
 
 /// @brief The DCQCN reaction point with double arithmetic.
 using dcqcn = basic_dcqcn<>;
 
-// Size budget. Per-flow state: R_C, R_T, alpha (24 B), the byte accumulator (8 B), the two
-// timers' next expiries and the last time seen (24 B), the CNP count (8 B), i_T and i_B (8 B):
-// 72 B. Configuration: the params (88 B) and 40 B derived from them (rates in Mbps, g).
-static_assert(sizeof(dcqcn) <= 200, "dcqcn: 128 B config + 72 B per-flow state");
-static_assert(sizeof(basic_dcqcn<arith::q32>) <= 200, "dcqcn q32: 128 B config + 72 B state");
+// Per-flow state budget: 64 B (see basic_dcqcn::state_bytes for what is counted). The whole
+// object adds the parameters (72 B) and the derived constants (g and four rates, 48 B).
+static_assert(dcqcn::state_bytes <= 64, "dcqcn: per-flow state within 64 B");
+static_assert(basic_dcqcn<arith::q32>::state_bytes <= 64, "dcqcn q32: per-flow state within 64 B");
+static_assert(sizeof(dcqcn) <= 64 + 128, "dcqcn: 64 B state + at most 128 B configuration");
+static_assert(sizeof(basic_dcqcn<arith::q32>) <= 64 + 128,
+              "dcqcn q32: 64 B state + at most 128 B configuration");
 
 }  // namespace netcc

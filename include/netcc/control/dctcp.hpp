@@ -1,57 +1,92 @@
 // SPDX-License-Identifier: MIT
 /// @file
-/// @brief DCTCP: ECN-fraction estimate alpha once per window of data and a window cut by
-/// alpha / 2 at most once per window, over standard slow start and congestion avoidance.
+/// @brief DCTCP: the fraction of ECN-marked bytes, estimated once per window of data, scales a
+/// window cut made at most once per window, over standard slow start and congestion avoidance.
 ///
 /// Sources: M. Alizadeh, A. Greenberg, D. A. Maltz, J. Padhye, P. Patel, B. Prabhakar,
-/// S. Sengupta, M. Sridharan, "Data Center TCP (DCTCP)", ACM SIGCOMM 2010, §3.1 (Eq. 1:
-/// alpha <- (1 - g) * alpha + g * F once per window of data, F the fraction of marked packets;
-/// Eq. 2: cwnd <- cwnd * (1 - alpha / 2)), §3.4 (g = 1/16); and RFC 8257 (DCTCP for data
-/// centers), §3.3 (DCTCP.WindowEnd, DCTCP.BytesAcked, DCTCP.BytesMarked: F counts bytes, the
-/// window ends when SND.UNA passes WindowEnd = SND.NXT recorded at its start), §3.4 (the cut
-/// happens at most once per window of data, as RFC 3168 reacts to ECN), §3.5 (loss is handled
-/// as standard TCP: RFC 5681), §4.2 (initial alpha: 1 is the conservative choice).
+/// S. Sengupta, M. Sridharan, "Data Center TCP (DCTCP)", ACM SIGCOMM 2010 (below: "the paper"),
+/// §3.1 (Eq. 1: alpha <- (1 - g) alpha + g F once per window of data; Eq. 2: cwnd <- cwnd
+/// (1 - alpha / 2)) and §3.3 (the steady-state analysis, Eq. 3-12, and the guidelines for K and
+/// g); S. Bensley, D. Thaler, P. Balasubramanian, L. Eggert, G. Judd, RFC 8257 "Data Center TCP
+/// (DCTCP): TCP Congestion Control for Data Centers" (2017), §3.3 (the sender: DCTCP.Alpha,
+/// DCTCP.WindowEnd, DCTCP.BytesAcked, DCTCP.BytesMarked; the cut once per window of data, as
+/// RFC 3168 reacts to ECN; CWR as RFC 3168), §3.4 (window growth as RFC 5681), §3.5 (loss as
+/// RFC 5681, one reduction per window of data across all signals, a timeout always to the loss
+/// window), §4.2 (g = 1/16; scaled fixed-point alpha). RFC 5681 (slow start, congestion
+/// avoidance, ssthresh on loss), RFC 6928 (initial window), RFC 3168 §6.1.2 (CWR).
 ///
-/// What is implemented, by rule
-/// - Per ACK (netcc::basic_dctcp::on_ack): BytesAcked += acked; BytesMarked += acked when the
-///   ACK echoes CE (RFC 8257 §3.3 steps 1-2). When the cumulative ACK reaches WindowEnd:
-///   F = BytesMarked / BytesAcked, alpha = (1 - g) * alpha + g * F (Eq. 1), WindowEnd =
-///   SND.NXT, counters reset (steps 3-6).
-/// - ECN echo (§3.4): if no cut happened in the current window of data, ssthresh = cwnd =
-///   max(cwnd * (1 - alpha / 2), 2 MSS) (Eq. 2, with RFC 5681's floor of two segments; a
-///   window already below two segments, after a timeout, is kept, never raised), and the cut
-///   window ends at SND.NXT; an ACK with an echo grows nothing.
-/// - Otherwise: slow start below ssthresh, cwnd += min(acked, 2 MSS) (RFC 3465 appropriate
-///   byte counting, L = 2); congestion avoidance above, cwnd += MSS * acked / cwnd (about one MSS
-///   per window of data, RFC 5681 §3.1). The window grows only while it limits the sender
-///   (RFC 7661's principle, with Linux's tcp_is_cwnd_limited thresholds): the data in flight
-///   when the ACK arrived, snd_nxt - ack_seq + acked, must be at least half the window in slow
-///   start and at least the window less one MSS in congestion avoidance. Without this a flow
-///   limited by its NIC or its application would grow its window without bound and then burst.
-/// - Loss (RFC 8257 §3.5, RFC 5681): on_timeout: ssthresh = max(cwnd / 2, 2 MSS), cwnd = one
-///   MSS (the loss window); on_loss (fast retransmit): ssthresh = cwnd = max(cwnd / 2, 2 MSS).
-///   alpha is kept.
+/// What is implemented, rule by rule
+/// - Per ACK (netcc::basic_dctcp::on_ack), RFC 8257 §3.3: BytesAcked += the bytes the ACK newly
+///   acknowledges; BytesMarked += the same when it echoes CE. When the cumulative ACK reaches
+///   WindowEnd: F = BytesMarked / BytesAcked, alpha = (1 - g) alpha + g F (the paper's Eq. 1),
+///   WindowEnd = SND.NXT, both counters reset. F counts bytes (RFC 8257), the paper counts
+///   packets: with full-sized segments they agree.
+/// - The cut, Eq. 2 and RFC 8257 §3.3: an ACK that echoes CE, when no reduction has happened in
+///   the current window of data, sets ssthresh = max(cwnd (1 - alpha / 2), 2 MSS) and cwnd =
+///   min(cwnd, ssthresh) (RFC 5681's floor of two segments; a cut never raises the window), and
+///   opens a reduction window that ends when the cumulative ACK passes the SND.NXT of the cut.
+///   The ACK that echoes CE grows nothing (RFC 3168 §6.1.2). After the cut the next new data
+///   segment carries CWR (netcc::basic_dctcp::on_send returns true once; RFC 3168 §6.1.2).
+/// - Growth, RFC 8257 §3.4 = RFC 5681 §3.1: below ssthresh (slow start) cwnd += the bytes acked,
+///   up to ssthresh; what slow start leaves of the acked bytes goes to congestion avoidance,
+///   cwnd += MSS * acked / cwnd, at most one MSS per ACK (one MSS per window of data).
+/// - Loss, RFC 8257 §3.5 with RFC 5681: a retransmission timeout (on_timeout) sets cwnd to the
+///   loss window (one MSS, or min_cwnd if larger) always, and ssthresh = max(cwnd / 2, 2 MSS)
+///   unless the current window of data was already reduced; a loss found by fast retransmit
+///   (on_loss) sets ssthresh = max(cwnd / 2, 2 MSS) and cwnd = min(cwnd, ssthresh), once per
+///   window of data shared with the ECN cuts. alpha is kept across losses.
+/// - Guidelines and analysis (§3.3): netcc::dctcp_k_floor (K > C * RTT / 7),
+///   netcc::dctcp_gain_ceiling (g < 1.386 / sqrt(2 (C * RTT + K))) and netcc::dctcp_sawtooth
+///   (the synchronised-flows sawtooth: W*, alpha, D, A, T_C, Q_max = K + N, Q_min).
 ///
-/// Defaults (netcc::dctcp_params) and sources
-/// - g = 1/16: DCTCP §3.4 and RFC 8257 §4.2 (Linux's dctcp_shift_g = 4).
-/// - alpha_init = 1: RFC 8257 §4.2 ("initialize ... to 1", conservative: the first window of
-///   marks cuts by half); Linux's dctcp_alpha_on_init = 1024 (= 1.0).
-/// - mss = 1460 B (Ethernet MTU 1500 with 40 B of IPv4/TCP headers).
-/// - initial window 10 MSS (RFC 6928); ssthresh starts unbounded (RFC 5681 §3.1).
-/// - min_cwnd = 1 MSS (the loss window), max_cwnd = 2^31 - 1 B (the q32 range).
+/// Defaults (netcc::dctcp_params) and their sources
+/// - g = 1/16: RFC 8257 §4.2 (the fixed gain implementations use) and the paper's experiments;
+///   inside the paper's bound
+///   1.386 / sqrt(2 (C * RTT + K)) whenever C * RTT + K < 245 packets (for example 10 Gbps,
+///   100 us, K = 65 packets: bound 0.081).
+/// - alpha_init = 1: RFC 8257 §3.3 initialises DCTCP.Alpha to 1, and §4.2 discusses the choice:
+///   1 is conservative (a flow that meets congestion in its first window halves like RFC 3168),
+///   0 starts aggressive (the first cuts are tiny until alpha has learnt the marking level, which
+///   can overrun a shallow buffer). netcc takes 1; alpha_init sets any value in [0, 1].
+/// - Initial window: RFC 6928, min(10 MSS, max(2 MSS, 14600 B)) (init_cwnd = 0), 14600 B for the
+///   default MSS; init_cwnd sets any other.
+/// - MSS = 1460 B (1500 B Ethernet MTU less 40 B of IPv4 and TCP headers); min_cwnd = one MSS
+///   (RFC 5681's loss window); max_cwnd = 2^31 - 1 B (the range of netcc::arith::q32).
 ///
-/// Decisions and deviations
-/// - Fixed point: the arithmetic policy is a template parameter; netcc::arith::q32 keeps
-///   alpha with 32 fractional bits (Linux keeps it in 1/1024 units, a coarser fixed point;
-///   both round the same update toward zero). The double and q32 instantiations are tested
-///   against each other.
-/// - F counts bytes (RFC 8257), not packets (the 2010 paper's description); with equal-size
-///   segments they agree.
-/// - A window with BytesAcked = 0 (only duplicate ACKs) leaves alpha unchanged: F is undefined.
-/// - The window of data ends when the cumulative ACK reaches WindowEnd (SND.UNA >= WindowEnd,
-///   as Linux's tcp_dctcp tests it): every byte sent before WindowEnd was set is acknowledged.
-/// - The counters are 64-bit and saturate; sequence comparisons are wrap-safe
-///   (netcc::per_rtt_marker).
+/// Decisions left open, and deviations
+/// - Where a window of data ends. The alpha window ends at the ACK that *reaches* WindowEnd
+///   (netcc::per_rtt_marker::reached, ack >= WindowEnd), after its bytes are counted: that ACK
+///   acknowledges the window's last bytes, so F is exactly the window's fraction (as Linux
+///   tests it; RFC 8257 §3.3's "less than or equal to DCTCP.WindowEnd, stop processing" would
+///   fold one ACK of the next window into this one). The reduction window ends at the first ACK
+///   that *passes* the SND.NXT of the reduction (netcc::per_rtt_marker::passed, ack > mark):
+///   an ACK up to the mark acknowledges data sent before the cut, and its echo reports
+///   congestion the cut has answered (Linux likewise holds its CWR state "until something above
+///   high_seq is ACKed"). With ">=" the echo on the ACK of the last segment sent before a cut
+///   would cut again one window later: twice per sawtooth period in the testbench scenario of
+///   tests/testbench/dctcp_scenario_test.cpp, against the analysis' once.
+/// - WindowEnd starts at the SND.NXT of the first ACK (the controller learns SND.NXT from ACKs).
+/// - A window with BytesAcked = 0 (duplicate ACKs only) leaves alpha unchanged: F is undefined.
+/// - The cut is applied at once (cwnd = ssthresh); Linux reaches ssthresh through proportional
+///   rate reduction over the reduction window and grows nothing meanwhile, netcc grows on the
+///   unmarked ACKs of the reduction window (RFC 8257 §3.4, and the paper's analysis, in which
+///   windows grow by one packet per RTT throughout).
+/// - Window-limited growth (cwnd_limited_growth, on by default): the window grows only while it
+///   limits the sender, judged from the data in flight when the ACK arrived (SND.NXT - ACK +
+///   acked): at least half the window in slow start, at least the window less one MSS in
+///   congestion avoidance (RFC 7661's principle, with the thresholds Linux uses). A flow held
+///   back by its NIC or its application would otherwise grow its window without bound.
+/// - RFC 5681 computes ssthresh from FlightSize; netcc uses cwnd (a window-limited sender has
+///   FlightSize close to cwnd; Linux does the same).
+/// - RFC 5681 lets slow start add at most one SMSS per ACK (RFC 3465: L = 2 SMSS); like Linux,
+///   netcc adds all acked bytes (abc_limit = 0). Set abc_limit to one or two MSS for the RFC's.
+/// - Fast recovery's window inflation (RFC 5681 §3.2 steps 4-6) belongs to the stack's loss
+///   recovery; on_loss leaves the window at ssthresh, where recovery ends.
+/// - The byte counters never saturate: when BytesAcked would pass 2^62 both are halved, which
+///   keeps F. Acked counts below zero count as zero.
+/// - Fixed point: see netcc::dctcp_alpha_scaled (alpha in 2^-FracBits units as Linux keeps it in
+///   1/1024, updated with shifts as RFC 8257 §4.2 describes) and the arithmetic policy
+///   (netcc::arith::q32 for the window). Both are tested against double on the same ACKs.
 /// - Invalid parameters fall back to their defaults (the controller never fails); call
 ///   netcc::validate() to see them.
 ///
@@ -59,14 +94,18 @@
 /// netcc::dctcp cc{{.mss = netcc::bytes{1460}}};
 /// cc.on_ack(netcc::ack_event{.now = netcc::timestamp{1000}, .ack_seq = 1460,
 ///                            .snd_nxt = 14'600, .acked = netcc::bytes{1460}});
-/// netcc::bytes w = cc.cwnd();   // 10 MSS + 1460 B (slow start)
+/// netcc::bytes w = cc.cwnd();   // 14600 + 1460 B: slow start
 /// @endcode
 #pragma once
 
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "netcc/core/arith.hpp"
+#include "netcc/core/detail/int128.hpp"
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/per_rtt.hpp"
 #include "netcc/core/units.hpp"
@@ -74,23 +113,155 @@
 
 namespace netcc {
 
-/// @brief Parameters of DCTCP, with the defaults of DCTCP (SIGCOMM'10) and RFC 8257.
+/// @brief DCTCP's alpha as a number of the controller's arithmetic policy: Eq. 1 as written,
+/// alpha <- alpha + g (F - alpha), with g any value in (0, 1].
+///
+/// | alpha representation            | storage per flow             | g                      | use it when |
+/// | ------------------------------- | ---------------------------- | ---------------------- | ----------- |
+/// | netcc::dctcp_alpha_exact        | the policy's number (8 B)    | any in (0, 1]          | the default: the paper's Eq. 1 |
+/// | netcc::dctcp_alpha_scaled<F>    | an integer in 2^-F units     | 2^-s, s in [0, F]      | integer-only targets; F = 10 is Linux's 1/1024 |
+/// @code
+/// netcc::basic_dctcp<netcc::arith::ieee_double, netcc::dctcp_alpha_exact> cc;
+/// @endcode
+struct dctcp_alpha_exact {
+  /// @brief The update rule for number type T: the gain (configuration) and the operations on
+  /// one flow's alpha.
+  template <Number T>
+  struct rule {
+    /// @brief One flow's alpha.
+    using storage = T;
+    /// @brief The gain g.
+    T g{};
+    /// @brief A rule with gain `g_in` (in (0, 1]; the caller sanitises it).
+    constexpr explicit rule(double g_in) noexcept : g(num<T>(g_in)) {}
+    /// @brief alpha from a value in [0, 1].
+    [[nodiscard]] constexpr storage init(double alpha0) const noexcept {
+      return clamp_num(num<T>(alpha0), num<T>(0), num<T>(1));
+    }
+    /// @brief Eq. 1 with F = marked / acked (acked > 0, marked <= acked <= 2^62).
+    [[nodiscard]] constexpr storage update(storage a, std::uint64_t marked,
+                                           std::uint64_t acked) const noexcept {
+      const T f = ratio<T>(static_cast<std::int64_t>(marked), static_cast<std::int64_t>(acked));
+      return clamp_num(a + g * (f - a), num<T>(0), num<T>(1));
+    }
+    /// @brief alpha as a number in [0, 1].
+    [[nodiscard]] static constexpr T value(storage a) noexcept { return a; }
+    /// @brief The gain in force.
+    [[nodiscard]] constexpr double gain() const noexcept { return to_double(g); }
+  };
+};
+
+/// @brief DCTCP's alpha as an integer in units of 2^-FracBits, updated with shifts (RFC 8257
+/// §4.2; Linux keeps alpha in 1/1024 units, FracBits = 10): g = 2^-s, the configured g rounded
+/// to the nearest power of two (nearest in log2; s at most FracBits).
+///
+/// Update per window of data, in integers only:
+/// alpha <- min(alpha - ceil(alpha / 2^s) + floor(marked * 2^(FracBits - s) / acked), 2^FracBits).
+/// The decay is rounded up, so alpha reaches 0 once marks stop, as RFC 8257 §4.2 asks
+/// ("SHOULD ensure that DCTCP.Alpha is able to reach 0"); the clamp is the §4.2 "MUST be
+/// clamped". (Linux rounds the decay down and resets alpha below 2^s units to zero; a window
+/// with a small F can then hold alpha far below F.) Against Eq. 1 in exact arithmetic each update
+/// errs by less than two units, both roundings downward, so after any ACK sequence
+/// exact - 2/g units - 0.5 unit < scaled <= exact + 0.5 unit (the half unit is the rounding of
+/// alpha_init, decaying by (1 - g) per window).
+/// @tparam FracBits fraction bits of alpha, in [1, 30]
+/// @code
+/// netcc::basic_dctcp<netcc::arith::q32, netcc::dctcp_alpha_scaled<10>> cc;  // integer only
+/// @endcode
+template <int FracBits = 10>
+struct dctcp_alpha_scaled {
+  static_assert(FracBits >= 1 && FracBits <= 30, "dctcp_alpha_scaled: FracBits in [1, 30]");
+  /// @brief Fraction bits.
+  static constexpr int fraction_bits = FracBits;
+  /// @brief alpha = 1 in raw units (2^FracBits).
+  static constexpr std::uint32_t one = std::uint32_t{1} << FracBits;
+
+  /// @brief The update rule for number type T: the shift s (configuration) and the integer
+  /// operations on one flow's alpha.
+  template <Number T>
+  struct rule {
+    /// @brief One flow's alpha in 2^-FracBits units (16 bits suffice up to FracBits = 15).
+    using storage = std::conditional_t<(FracBits <= 15), std::uint16_t, std::uint32_t>;
+    /// @brief g = 2^-shift.
+    int shift = 0;
+    /// @brief A rule whose g is the power of two nearest to `g_in` (in log2).
+    constexpr explicit rule(double g_in) noexcept {
+      double edge = 0.70710678118654752;  // 2^-(s + 1/2): above it, 2^-s is nearer than 2^-(s+1)
+      while (shift < FracBits && g_in < edge) {
+        ++shift;
+        edge *= 0.5;
+      }
+    }
+    /// @brief alpha from a value in [0, 1], rounded to the nearest unit.
+    [[nodiscard]] constexpr storage init(double alpha0) const noexcept {
+      const double a = alpha0 >= 0 ? (alpha0 <= 1 ? alpha0 : 1.0) : 0.0;  // NaN gives 0
+      return static_cast<storage>(a * static_cast<double>(one) + 0.5);
+    }
+    /// @brief The integer update above (acked > 0, marked <= acked <= 2^62).
+    [[nodiscard]] constexpr storage update(storage a, std::uint64_t marked,
+                                           std::uint64_t acked) const noexcept {
+      const std::uint32_t raw = a;
+      const std::uint32_t decay = (raw + (std::uint32_t{1} << shift) - 1) >> shift;
+      const auto in = static_cast<std::uint32_t>((detail::u128{marked} << (FracBits - shift)) /
+                                                 acked);  // <= 2^(FracBits - s)
+      const std::uint32_t next = raw - decay + in;
+      return static_cast<storage>(next < one ? next : one);
+    }
+    /// @brief alpha as a number in [0, 1] (exact in double and in q32).
+    [[nodiscard]] static constexpr T value(storage a) noexcept {
+      return ratio<T>(static_cast<std::int64_t>(a), static_cast<std::int64_t>(one));
+    }
+    /// @brief The gain in force, 2^-shift.
+    [[nodiscard]] constexpr double gain() const noexcept {
+      double g = 1.0;
+      for (int i = 0; i < shift; ++i) g *= 0.5;
+      return g;
+    }
+  };
+};
+
+namespace detail {
+// The update rule of alpha representation A for number type T.
+template <class A, class T>
+using dctcp_alpha_rule = typename A::template rule<T>;
+}  // namespace detail
+
+/// @brief What basic_dctcp needs of an alpha representation `A` for number type `T`: a nested
+/// `rule<T>` built from the gain, with init, update (once per window of data) and value.
+template <class A, class T>
+concept DctcpAlphaRep = Number<T> &&
+    requires(const detail::dctcp_alpha_rule<A, T>& r,
+             typename detail::dctcp_alpha_rule<A, T>::storage a, double d, std::uint64_t u) {
+  { detail::dctcp_alpha_rule<A, T>(d) } -> std::same_as<detail::dctcp_alpha_rule<A, T>>;
+  { r.init(d) } -> std::same_as<typename detail::dctcp_alpha_rule<A, T>::storage>;
+  { r.update(a, u, u) } -> std::same_as<typename detail::dctcp_alpha_rule<A, T>::storage>;
+  { detail::dctcp_alpha_rule<A, T>::value(a) } -> std::same_as<T>;
+  { r.gain() } -> std::convertible_to<double>;
+};
+
+/// @brief Parameters of DCTCP, with the defaults of RFC 8257, RFC 6928 and RFC 5681.
 /// @code
 /// netcc::dctcp_params p{.g = 1.0 / 16, .alpha_init = 1.0, .mss = netcc::bytes{8960}};
+/// // init_cwnd 0: RFC 6928, min(10 * 8960, max(2 * 8960, 14600)) = 17920 B
 /// @endcode
 struct dctcp_params {
-  /// @brief EWMA gain g in (0, 1] (DCTCP §3.4, RFC 8257 §4.2: 1/16).
+  /// @brief Estimation gain g in (0, 1] (RFC 8257 §4.2: 1/16).
   double g = 1.0 / 16;
-  /// @brief Initial alpha in [0, 1] (RFC 8257 §4.2: 1).
+  /// @brief Initial alpha in [0, 1] (RFC 8257 §3.3: 1; §4.2 discusses 0).
   double alpha_init = 1.0;
-  /// @brief Maximum segment size (payload bytes per packet).
+  /// @brief Maximum segment size: payload bytes of a full segment.
   bytes mss{1460};
-  /// @brief Initial window in segments (RFC 6928: 10).
-  std::int64_t init_segments = 10;
-  /// @brief Smallest window (the loss window of RFC 5681: one MSS; 0 means one MSS).
+  /// @brief Initial window; 0 means RFC 6928's min(10 MSS, max(2 MSS, 14600 B)).
+  bytes init_cwnd{0};
+  /// @brief Smallest window (RFC 5681's loss window, one MSS, when 0).
   bytes min_cwnd{0};
   /// @brief Largest window (the q32 range).
   bytes max_cwnd{0x7FFF'FFFF};
+  /// @brief Largest slow-start increase per ACK; 0 means none (Linux). RFC 5681: one MSS;
+  /// RFC 3465: two.
+  bytes abc_limit{0};
+  /// @brief Grow only while the window limits the sender (RFC 7661's principle).
+  bool cwnd_limited_growth = true;
 };
 
 /// @brief Check DCTCP parameters; each error names "dctcp.<field>", the value and the rule.
@@ -105,209 +276,404 @@ struct dctcp_params {
           "must be in [0, 1]");
   v.check(p.mss >= bytes{1} && p.mss <= bytes{65535}, "dctcp.mss", p.mss,
           "must be in [1, 65535] B");
-  v.check(p.init_segments >= 1 && p.init_segments <= 1'000'000, "dctcp.init_segments",
-          p.init_segments, "must be in [1, 1000000]");
-  v.check(p.min_cwnd >= bytes{0}, "dctcp.min_cwnd", p.min_cwnd,
-          "must be non-negative (0 means one MSS)");
-  v.check(p.max_cwnd <= bytes{0x7FFF'FFFF}, "dctcp.max_cwnd", p.max_cwnd,
-          "must be at most 2147483647 B (the q32 range)");
-  const bytes min_eff = p.min_cwnd > bytes{0} ? p.min_cwnd : p.mss;
+  v.check(p.min_cwnd >= bytes{0} && p.min_cwnd <= bytes{0x7FFF'FFFF}, "dctcp.min_cwnd", p.min_cwnd,
+          "must be in [0, 2147483647] B (0 means one MSS)");
+  v.check(p.max_cwnd >= bytes{1} && p.max_cwnd <= bytes{0x7FFF'FFFF}, "dctcp.max_cwnd", p.max_cwnd,
+          "must be in [1, 2147483647] B (the q32 range)");
+  const bytes mss = p.mss >= bytes{1} && p.mss <= bytes{65535} ? p.mss : dctcp_params{}.mss;
+  const bytes min_eff = p.min_cwnd > bytes{0} ? p.min_cwnd : mss;
   v.check(p.max_cwnd >= min_eff, "dctcp.max_cwnd", p.max_cwnd,
           "must be at least min_cwnd (one MSS when 0)");
+  v.check(p.init_cwnd >= bytes{0} && p.init_cwnd <= p.max_cwnd, "dctcp.init_cwnd", p.init_cwnd,
+          "must be in [0, max_cwnd] (0 means RFC 6928's initial window)");
+  v.check(p.abc_limit >= bytes{0}, "dctcp.abc_limit", p.abc_limit,
+          "must be non-negative (0 means no limit)");
   return v;
 }
 
-/// @brief DCTCP's sender (DCTCP SIGCOMM'10 §3.1; RFC 8257 §3.3-3.5) over arithmetic policy
-/// `Policy`: cwnd() in bytes within [min_cwnd, max_cwnd] after any event sequence, alpha() in
-/// [0, 1], at most one ECN cut per window of data. No allocation, no clock reads.
+/// @brief DCTCP's sender (the paper §3.1; RFC 8257 §3.3-3.5) over arithmetic policy `Policy`
+/// and alpha representation `AlphaRep`.
+///
+/// After any event sequence: cwnd() within [min_cwnd, max_cwnd], alpha() in [0, 1], at most one
+/// reduction (ECN cut, fast-retransmit halving, first timeout) per window of data, none without
+/// an ECN echo or a loss. No allocation, no virtual functions, no clock reads.
 /// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
+/// @tparam AlphaRep netcc::dctcp_alpha_exact or netcc::dctcp_alpha_scaled<F>
 /// @code
-/// netcc::basic_dctcp<netcc::arith::q32> cc{{}};
+/// netcc::basic_dctcp<netcc::arith::q32, netcc::dctcp_alpha_scaled<>> cc;
 /// cc.on_ack(netcc::ack_event{.ack_seq = 1460, .snd_nxt = 29'200,
 ///                            .acked = netcc::bytes{1460}, .ecn_echo = true});
-/// // first window: alpha stays 1 (the window has not ended); the echo cuts cwnd by half
+/// // alpha is still 1 (its window has not ended): the echo halves cwnd to 7300 B
 /// @endcode
-template <ArithmeticPolicy Policy = arith::ieee_double>
+template <ArithmeticPolicy Policy = arith::ieee_double, class AlphaRep = dctcp_alpha_exact>
+requires DctcpAlphaRep<AlphaRep, typename Policy::value_type>
 class basic_dctcp {
  public:
-  /// @brief The number type of cwnd and alpha.
+  /// @brief The number type of the window.
   using value_type = typename Policy::value_type;
+  /// @brief The alpha update rule in force.
+  using alpha_rule = typename AlphaRep::template rule<value_type>;
+  /// @brief How one flow stores alpha.
+  using alpha_storage = typename alpha_rule::storage;
 
   /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
-  constexpr explicit basic_dctcp(const dctcp_params& p = {}) noexcept { configure(p); }
+  constexpr explicit basic_dctcp(const dctcp_params& p = {}) noexcept
+      : params_(sanitise(p)), rule_(params_.g) {
+    mss_ = from_bytes(params_.mss.count());
+    min_cwnd_ = from_bytes(params_.min_cwnd.count());
+    max_cwnd_ = from_bytes(params_.max_cwnd.count());
+    abc_ = from_bytes(params_.abc_limit.count());
+    s_.cwnd = clamp_window(from_bytes(params_.init_cwnd.count()));
+    s_.ssthresh = max_cwnd_;
+    s_.alpha = rule_.init(params_.alpha_init);
+  }
 
-  /// @brief One ACK (RFC 8257 §3.3 steps 1-6, §3.4; growth per RFC 5681 / RFC 3465).
+  /// @brief One ACK: RFC 8257 §3.3 (byte counts, alpha once per window of data, the cut at
+  /// most once per window), §3.4 (growth as RFC 5681).
+  /// @param e an ACK event with cumulative ack_seq, snd_nxt, newly acked bytes and the ECN echo
   template <class E>
   requires EcnFeedback<E>
   constexpr void on_ack(const E& e) noexcept {
     using ft = feedback_traits<E>;
     const sequence ack = ft::ack_seq(e);
     const sequence nxt = ft::snd_nxt(e);
-    const bytes acked_b = ft::acked_bytes(e);
-    const std::uint64_t acked =
-        acked_b.count() > 0 ? static_cast<std::uint64_t>(acked_b.count()) : 0;
+    const std::uint64_t acked = acked_count(ft::acked_bytes(e));
     const bool ece = ft::ecn_echo(e);
-    if (!(flags_ & armed)) {  // the first ACK opens the first observation window
-      window_end_.arm(nxt);
-      flags_ |= armed;
+    const bool fresh_window = open_windows(nxt);
+    // RFC 8257 §3.3: count acked and marked bytes; at the end of the window update alpha.
+    count(acked, ece);
+    if (s_.window_end.reached(ack)) {
+      if (s_.bytes_acked > 0) s_.alpha = rule_.update(s_.alpha, s_.bytes_marked, s_.bytes_acked);
+      s_.bytes_acked = 0;
+      s_.bytes_marked = 0;
+      s_.window_end.arm(nxt);  // WindowEnd = SND.NXT
     }
-    bytes_acked_ = sat_add(bytes_acked_, acked);             // step 1
-    if (ece) bytes_marked_ = sat_add(bytes_marked_, acked);  // step 2
-    if (window_end_.reached(ack)) {  // SND.UNA at or beyond WindowEnd (as Linux: !before())
-      update_alpha();                // steps 3-5: once per window of data
-      window_end_.arm(nxt);
-    }
-    if ((flags_ & cut_pending) && cut_end_.reached(ack))
-      flags_ &= static_cast<std::uint8_t>(~cut_pending);
+    if (!fresh_window) end_reduction_window(ack);
     if (ece) {
-      if (!(flags_ & cut_pending)) {  // §3.4: at most one cut per window of data
-        const value_type half = num<value_type>(0.5);
-        const value_type w = cwnd_ - cwnd_ * alpha_ * half;       // Eq. 2: cwnd * (1 - alpha/2)
-        cwnd_ = clamp_window(min_v(cwnd_, max_v(w, two_mss())));  // a cut never raises
-        ssthresh_ = cwnd_;
-        cut_end_.arm(nxt);
-        flags_ |= cut_pending;
-        ++cuts_;
+      if (!(s_.flags & reduced)) {
+        // Eq. 2: cwnd (1 - alpha / 2), floored at two segments (RFC 5681).
+        const value_type w = s_.cwnd - s_.cwnd * alpha() * num<value_type>(0.5);
+        reduce_to(w, nxt);
+        s_.flags |= cwr;  // RFC 3168 §6.1.2: CWR on the next new data segment
       }
-      return;  // no growth on an ACK that echoes CE
+      return;  // RFC 3168 §6.1.2: no growth on an ACK that echoes CE
     }
-    // Window-limited test: the data in flight when this ACK arrived (file comment).
-    const sequence flight = seq_geq(nxt, ack) ? nxt - ack : 0;
-    grow(acked, sat_add(flight, acked));
+    grow(acked, nxt, ack);
   }
 
-  /// @brief Retransmission timeout (RFC 5681 §3.1): ssthresh = max(cwnd/2, 2 MSS), cwnd =
-  /// one MSS (bounded by min_cwnd). The time is not needed (no timers inside).
+  /// @brief A loss found by fast retransmit on ACK `e` (RFC 8257 §3.5, RFC 5681 §3.2):
+  /// ssthresh = max(cwnd / 2, 2 MSS), cwnd = min(cwnd, ssthresh), unless the current window of
+  /// data was already reduced (by an ECN cut, a loss or a timeout).
+  template <class E>
+  requires AckFeedback<E>
+  constexpr void on_loss(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    const sequence ack = ft::ack_seq(e);
+    const sequence nxt = ft::snd_nxt(e);
+    if (!open_windows(nxt)) end_reduction_window(ack);
+    if (!(s_.flags & reduced)) reduce_to(s_.cwnd * num<value_type>(0.5), nxt);
+  }
+
+  /// @brief Retransmission timeout (RFC 8257 §3.5, RFC 5681 §3.1): cwnd = the loss window (one
+  /// MSS, at least min_cwnd) always; ssthresh = max(cwnd / 2, 2 MSS) unless the current window
+  /// of data was already reduced (a repeated timeout, or one after a cut). The window of data
+  /// this timeout covers ends when an ACK passes the SND.NXT of the first ACK after it. Time is
+  /// not needed.
   constexpr void on_timeout(timestamp /*now*/ = {}) noexcept {
-    ssthresh_ = clamp_window(max_v(cwnd_ * num<value_type>(0.5), two_mss()));
-    cwnd_ = clamp_window(mss_);
-    flags_ &= static_cast<std::uint8_t>(~cut_pending);
+    if (!(s_.flags & reduced)) {
+      s_.ssthresh = clamp_window(max_v(s_.cwnd * num<value_type>(0.5), two_mss()));
+      ++s_.reductions;
+    }
+    s_.cwnd = clamp_window(mss_);
+    s_.flags |= reduced | rearm;
   }
 
-  /// @brief Loss detected by fast retransmit (RFC 5681 §3.2): ssthresh = cwnd =
-  /// max(cwnd/2, 2 MSS).
-  constexpr void on_loss(timestamp /*now*/ = {}) noexcept {
-    ssthresh_ = clamp_window(max_v(cwnd_ * num<value_type>(0.5), two_mss()));
-    cwnd_ = ssthresh_;
+  /// @brief A segment of `payload` new data bytes leaves (RFC 3168 §6.1.2): true when it must
+  /// carry CWR, i.e. for the first new data segment after an ECN cut. Call it for new data
+  /// only, not for retransmissions or pure ACKs.
+  constexpr bool on_send(bytes payload, timestamp /*now*/ = {}) noexcept {
+    if (payload <= bytes{0} || !(s_.flags & cwr)) return false;
+    s_.flags &= static_cast<std::uint8_t>(~cwr);
+    return true;
   }
 
   /// @brief The congestion window in whole bytes (rounded down), in [min_cwnd, max_cwnd].
   [[nodiscard]] constexpr bytes cwnd() const noexcept {
-    return bytes{static_cast<std::int64_t>(to_double(cwnd_))};
+    return bytes{static_cast<std::int64_t>(to_double(s_.cwnd))};
   }
   /// @brief The window as computed (unrounded).
-  [[nodiscard]] constexpr value_type window() const noexcept { return cwnd_; }
-  /// @brief The slow-start threshold (max_cwnd until the first cut or loss).
-  [[nodiscard]] constexpr value_type ssthresh() const noexcept { return ssthresh_; }
+  [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
+  /// @brief The slow-start threshold (max_cwnd until the first reduction).
+  [[nodiscard]] constexpr value_type ssthresh() const noexcept { return s_.ssthresh; }
   /// @brief alpha, the estimated fraction of marked bytes, in [0, 1].
-  [[nodiscard]] constexpr value_type alpha() const noexcept { return alpha_; }
-  /// @brief ECN cuts made so far.
-  [[nodiscard]] constexpr std::uint64_t cuts() const noexcept { return cuts_; }
-  /// @brief Whether an ECN cut has happened in the current window of data.
-  [[nodiscard]] constexpr bool in_cut_window() const noexcept {
-    return (flags_ & cut_pending) != 0;
+  [[nodiscard]] constexpr value_type alpha() const noexcept { return alpha_rule::value(s_.alpha); }
+  /// @brief alpha as stored (the policy's number, or raw 2^-FracBits units).
+  [[nodiscard]] constexpr alpha_storage alpha_raw() const noexcept { return s_.alpha; }
+  /// @brief The gain g in force (for netcc::dctcp_alpha_scaled, a power of two).
+  [[nodiscard]] constexpr double gain() const noexcept { return rule_.gain(); }
+  /// @brief Reductions made so far (ECN cuts, fast-retransmit halvings, first timeouts of a
+  /// window of data), modulo 2^32.
+  [[nodiscard]] constexpr std::uint32_t reductions() const noexcept { return s_.reductions; }
+  /// @brief Whether the current window of data has been reduced (no further cut in it).
+  [[nodiscard]] constexpr bool in_reduction_window() const noexcept {
+    return (s_.flags & reduced) != 0;
   }
+  /// @brief Whether the next new data segment must carry CWR (see on_send).
+  [[nodiscard]] constexpr bool cwr_pending() const noexcept { return (s_.flags & cwr) != 0; }
   /// @brief The parameters in force (after invalid fields fell back).
-  [[nodiscard]] constexpr dctcp_params params() const noexcept { return params_; }
+  [[nodiscard]] constexpr const dctcp_params& params() const noexcept { return params_; }
 
  private:
-  enum : std::uint8_t { armed = 1, cut_pending = 2 };
+  enum : std::uint8_t { armed = 1, reduced = 2, rearm = 4, cwr = 8 };
+  static constexpr std::uint64_t counter_cap = std::uint64_t{1} << 62;
+  static constexpr std::int64_t window_cap = 0x7FFF'FFFF;
 
-  static constexpr std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) noexcept {
-    return a > ~std::uint64_t{0} - b ? ~std::uint64_t{0} : a + b;
-  }
-  static constexpr value_type max_v(value_type a, value_type b) noexcept { return a < b ? b : a; }
-  static constexpr value_type min_v(value_type a, value_type b) noexcept { return b < a ? b : a; }
-  [[nodiscard]] constexpr value_type two_mss() const noexcept { return mss_ + mss_; }
-  [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
-    return clamp_num(w, min_cwnd_, max_cwnd_);
-  }
-  static constexpr value_type from_bytes(std::int64_t b) noexcept {
-    return number_traits<value_type>::from_int(b);
-  }
+  // Per-flow state: what changes per flow, as opposed to the configuration a class of flows
+  // shares.
+  struct flow_state {
+    value_type cwnd{};
+    value_type ssthresh{};
+    std::uint64_t bytes_acked = 0;   // DCTCP.BytesAcked
+    std::uint64_t bytes_marked = 0;  // DCTCP.BytesMarked
+    per_rtt_marker window_end{};     // DCTCP.WindowEnd
+    per_rtt_marker reduction_end{};  // SND.NXT at the last reduction
+    std::uint32_t reductions = 0;
+    std::uint8_t flags = 0;
+    alpha_storage alpha{};  // DCTCP.Alpha (last: a 16-bit alpha packs after the flags)
+  };
 
-  constexpr void configure(dctcp_params p) noexcept {
+ public:
+  /// @brief Bytes of per-flow state (window, ssthresh, alpha, the two byte counters, WindowEnd,
+  /// the reduction window's end, the reduction count and flags, with padding), as opposed to
+  /// the configuration every flow of a class shares.
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+ private:
+  static constexpr dctcp_params sanitise(dctcp_params p) noexcept {
     const dctcp_params d{};
     if (!(p.g > 0 && p.g <= 1)) p.g = d.g;
     if (!(p.alpha_init >= 0 && p.alpha_init <= 1)) p.alpha_init = d.alpha_init;
     if (p.mss < bytes{1} || p.mss > bytes{65535}) p.mss = d.mss;
-    if (p.init_segments < 1 || p.init_segments > 1'000'000) p.init_segments = d.init_segments;
-    if (p.min_cwnd <= bytes{0} || p.min_cwnd > bytes{0x7FFF'FFFF}) p.min_cwnd = p.mss;
-    if (p.max_cwnd > bytes{0x7FFF'FFFF}) p.max_cwnd = d.max_cwnd;
+    if (p.min_cwnd <= bytes{0} || p.min_cwnd > bytes{window_cap}) p.min_cwnd = p.mss;
+    if (p.max_cwnd < bytes{1} || p.max_cwnd > bytes{window_cap}) p.max_cwnd = d.max_cwnd;
     if (p.max_cwnd < p.min_cwnd) p.max_cwnd = p.min_cwnd;
-    params_ = p;
-    g_ = num<value_type>(p.g);
-    mss_ = from_bytes(p.mss.count());
-    min_cwnd_ = from_bytes(p.min_cwnd.count());
-    max_cwnd_ = from_bytes(p.max_cwnd.count());
-    alpha_ = clamp_num(num<value_type>(p.alpha_init), num<value_type>(0), num<value_type>(1));
-    cwnd_ = clamp_window(from_bytes(p.init_segments * p.mss.count()));
-    ssthresh_ = max_cwnd_;
-  }
-
-  // RFC 8257 §3.3 steps 3-6: F = BytesMarked / BytesAcked; alpha = (1 - g) alpha + g F.
-  constexpr void update_alpha() noexcept {
-    if (bytes_acked_ > 0) {
-      const std::uint64_t m = bytes_marked_ < bytes_acked_ ? bytes_marked_ : bytes_acked_;
-      // F in [0, 1]; both counts scaled into int64 by a common shift when needed.
-      std::uint64_t a = bytes_acked_, k = m;
-      while (a > 0x3FFF'FFFF'FFFF'FFFFULL) {
-        a >>= 1;
-        k >>= 1;
-      }
-      const value_type f =
-          ratio<value_type>(static_cast<std::int64_t>(k), static_cast<std::int64_t>(a));
-      alpha_ = clamp_num(alpha_ + g_ * (f - alpha_), num<value_type>(0), num<value_type>(1));
+    if (p.init_cwnd <= bytes{0} || p.init_cwnd > p.max_cwnd) {
+      // RFC 6928: min(10 MSS, max(2 MSS, 14600 B)); within [min_cwnd, max_cwnd] after clamping.
+      const std::int64_t m = p.mss.count();
+      const std::int64_t two = 2 * m > 14'600 ? 2 * m : 14'600;
+      p.init_cwnd = bytes{10 * m < two ? 10 * m : two};
     }
-    bytes_acked_ = 0;
-    bytes_marked_ = 0;
+    if (p.abc_limit < bytes{0}) p.abc_limit = bytes{0};
+    if (p.abc_limit > bytes{window_cap}) p.abc_limit = bytes{window_cap};
+    return p;
   }
 
-  // RFC 5681 §3.1: slow start (RFC 3465, L = 2) below ssthresh, else MSS * acked / cwnd; only
-  // while window-limited.
-  constexpr void grow(std::uint64_t acked, std::uint64_t flight) noexcept {
+  static constexpr value_type max_v(value_type a, value_type b) noexcept { return a < b ? b : a; }
+  static constexpr value_type min_v(value_type a, value_type b) noexcept { return b < a ? b : a; }
+  static constexpr value_type from_bytes(std::int64_t b) noexcept {
+    return number_traits<value_type>::from_int(b);
+  }
+  [[nodiscard]] constexpr value_type two_mss() const noexcept { return mss_ + mss_; }
+  [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
+    return clamp_num(w, min_cwnd_, max_cwnd_);
+  }
+  static constexpr std::uint64_t acked_count(bytes b) noexcept {
+    const std::int64_t c = b.count();
+    if (c <= 0) return 0;
+    return static_cast<std::uint64_t>(c) < counter_cap / 2 ? static_cast<std::uint64_t>(c)
+                                                           : counter_cap / 2;
+  }
+
+  // The first ACK arms WindowEnd; the first ACK after a timeout arms the end of the timeout's
+  // reduction window. Returns true if the reduction window was armed by this ACK (it cannot
+  // end on it).
+  constexpr bool open_windows(sequence nxt) noexcept {
+    if (!(s_.flags & armed)) {
+      s_.window_end.arm(nxt);
+      s_.flags |= armed;
+    }
+    if (s_.flags & rearm) {
+      s_.reduction_end.arm(nxt);
+      s_.flags &= static_cast<std::uint8_t>(~rearm);
+      return true;
+    }
+    return false;
+  }
+
+  // The reduction window ends at the first ACK beyond the SND.NXT of the reduction.
+  constexpr void end_reduction_window(sequence ack) noexcept {
+    if ((s_.flags & reduced) && s_.reduction_end.passed(ack))
+      s_.flags &= static_cast<std::uint8_t>(~reduced);
+  }
+
+  // RFC 8257 §3.3 steps 1-2; near 2^62 both counters halve (F is kept).
+  constexpr void count(std::uint64_t acked, bool ece) noexcept {
+    if (s_.bytes_acked > counter_cap - acked) {
+      s_.bytes_acked >>= 1;
+      s_.bytes_marked >>= 1;
+      acked >>= 1;
+    }
+    s_.bytes_acked += acked;
+    if (ece) s_.bytes_marked += acked;
+  }
+
+  // One reduction of the window of data ending at `nxt`: ssthresh = max(w, 2 MSS), cwnd never
+  // raised.
+  constexpr void reduce_to(value_type w, sequence nxt) noexcept {
+    s_.ssthresh = clamp_window(max_v(w, two_mss()));
+    s_.cwnd = min_v(s_.cwnd, s_.ssthresh);
+    s_.reduction_end.arm(nxt);
+    s_.flags |= reduced;
+    ++s_.reductions;
+  }
+
+  // RFC 5681 §3.1: slow start up to ssthresh, the rest of the acked bytes to congestion
+  // avoidance (MSS * acked / cwnd, at most one MSS); only while window-limited. Apart from the
+  // window-limited test (a threshold), the new window is continuous in the old one and in
+  // ssthresh, so rounding cannot grow into a different decision.
+  constexpr void grow(std::uint64_t acked, sequence nxt, sequence ack) noexcept {
     if (acked == 0) return;
-    const std::int64_t a = acked > 0x7FFF'FFFFULL ? 0x7FFF'FFFF : static_cast<std::int64_t>(acked);
-    const std::int64_t fl =
-        flight > 0x7FFF'FFFFULL ? 0x7FFF'FFFF : static_cast<std::int64_t>(flight);
-    const value_type ab = from_bytes(a);
-    const value_type in_flight = from_bytes(fl);
-    const bool slow_start = cwnd_ < ssthresh_;
-    // Not window-limited (the application or the NIC, not cwnd, limits the flight): no growth.
-    if (slow_start ? in_flight + in_flight < cwnd_ : in_flight + mss_ < cwnd_) return;
-    if (slow_start) {
-      cwnd_ = clamp_window(cwnd_ + (ab < two_mss() ? ab : two_mss()));
-    } else {
-      const value_type inc = mss_ * ab / cwnd_;  // cwnd >= min_cwnd >= 1 B
-      cwnd_ = clamp_window(cwnd_ + (inc < mss_ ? inc : mss_));
+    const std::int64_t a = acked < window_cap ? static_cast<std::int64_t>(acked) : window_cap;
+    if (params_.cwnd_limited_growth) {
+      // Data in flight when the ACK arrived: SND.NXT - ACK + acked.
+      constexpr auto cap = static_cast<std::uint64_t>(window_cap);
+      const std::uint64_t out = seq_geq(nxt, ack) ? nxt - ack : 0;
+      const std::uint64_t flight = acked < cap && out < cap - acked ? out + acked : cap;
+      const value_type f = from_bytes(static_cast<std::int64_t>(flight));
+      const bool slow_start = s_.cwnd < s_.ssthresh;
+      if (slow_start ? f + f < s_.cwnd : f + mss_ < s_.cwnd) return;
     }
+    value_type left = from_bytes(a);
+    if (s_.cwnd < s_.ssthresh) {
+      // The bytes acked below ssthresh grow the window one for one (RFC 3465's limit, if set);
+      // those beyond it count toward congestion avoidance.
+      const value_type below = min_v(left, s_.ssthresh - s_.cwnd);
+      s_.cwnd = clamp_window(s_.cwnd + (params_.abc_limit > bytes{0} ? min_v(below, abc_) : below));
+      left = left - below;
+      if (!(left > value_type{})) return;
+    }
+    // cwnd >= min_cwnd >= 1 B, so the ratio is finite; an ACK of a whole window or more adds
+    // one MSS.
+    const value_type inc = left < s_.cwnd ? mss_ * (left / s_.cwnd) : mss_;
+    s_.cwnd = clamp_window(s_.cwnd + inc);
   }
 
-  // Configuration.
-  dctcp_params params_{};
-  value_type g_{};
+  // Configuration (shared by a class of flows; kept here so the controller is one value).
+  dctcp_params params_;
+  alpha_rule rule_;
   value_type mss_{};
   value_type min_cwnd_{};
   value_type max_cwnd_{};
+  value_type abc_{};
   // Per-flow state.
-  value_type cwnd_{};
-  value_type ssthresh_{};
-  value_type alpha_{};
-  std::uint64_t bytes_acked_ = 0;
-  std::uint64_t bytes_marked_ = 0;
-  per_rtt_marker window_end_{};  // DCTCP.WindowEnd
-  per_rtt_marker cut_end_{};     // end of the window of the last cut
-  std::uint64_t cuts_ = 0;
-  std::uint8_t flags_ = 0;
+  flow_state s_{};
 };
 
-/// @brief DCTCP with double arithmetic.
+/// @brief DCTCP with double arithmetic and alpha as in Eq. 1.
 using dctcp = basic_dctcp<>;
+/// @brief DCTCP in integers only (per event; parameters are converted once, at construction):
+/// the window in netcc::arith::q32, alpha in 1/1024 units with g = 2^-4 (Linux's representation;
+/// RFC 8257 §4.2).
+using dctcp_fixed = basic_dctcp<arith::q32, dctcp_alpha_scaled<10>>;
 
-// Size budget. Per-flow state: cwnd, ssthresh, alpha (3 x 8 B), two byte counters (16 B),
-// WindowEnd and the cut window's end (16 B), the cut count (8 B) and flags: 72 B with padding.
-// Configuration: the params (48 B) and 32 B derived from them (g, MSS, min and max window).
-static_assert(sizeof(dctcp) <= 160, "dctcp: 80 B config + 80 B per-flow state");
-static_assert(sizeof(basic_dctcp<arith::q32>) <= 160, "dctcp q32: 80 B config + 80 B state");
+/// @brief The paper's guideline for the marking threshold (§3.3, from Q_min > 0): K must exceed
+/// C * RTT / 7 for the queue not to underflow, so that throughput stays at capacity.
+/// @param bdp C * RTT, in any unit (packets in the paper); the result is in the same unit
+/// @code
+/// double k = netcc::dctcp_k_floor(83.3);   // 11.9 packets for 10 Gbps, 100 us, 1500 B
+/// @endcode
+[[nodiscard]] constexpr double dctcp_k_floor(double bdp) noexcept {
+  return bdp > 0 ? bdp / 7 : 0.0;
+}
+
+namespace detail {
+// Newton's square root for x >= 0 (constexpr; std::sqrt is not under clang 14).
+constexpr double dctcp_sqrt(double x) noexcept {
+  if (!(x > 0)) return 0.0;
+  double r = x < 1 ? 1.0 : x;
+  for (int i = 0; i < 2000; ++i) {
+    const double next = 0.5 * (r + x / r);
+    if (next >= r) break;  // monotone from above: converged
+    r = next;
+  }
+  return r;
+}
+}  // namespace detail
+
+/// @brief The paper's guideline for the gain (§3.3): the EWMA must span a congestion event,
+/// (1 - g)^T_C > 1/2 with T_C the sawtooth period in RTTs at N = 1, which gives
+/// g < 1.386 / sqrt(2 (C * RTT + K)) (1.386 = 2 ln 2).
+/// @param bdp_packets C * RTT in packets
+/// @param k_packets the marking threshold K in packets
+/// @code
+/// double g_max = netcc::dctcp_gain_ceiling(83.3, 40);   // 0.0883: g = 1/16 is inside
+/// @endcode
+[[nodiscard]] constexpr double dctcp_gain_ceiling(double bdp_packets, double k_packets) noexcept {
+  const double w = (bdp_packets > 0 ? bdp_packets : 0.0) + (k_packets > 0 ? k_packets : 0.0);
+  return w > 0 ? 1.3862943611198906 / detail::dctcp_sqrt(2 * w) : 1.0;
+}
+
+/// @brief The sawtooth of N synchronised long-lived DCTCP flows through one bottleneck with a
+/// step marking threshold K (the paper §3.3, Eq. 3-12). All sizes in packets, times in RTTs.
+/// @code
+/// auto s = netcc::dctcp_sawtooth::of(2, 83.1, 40);
+/// // s.q_max == 42 (K + N); s.amplitude ~ 11.4; s.q_min ~ 30.6 > 0: no underflow
+/// @endcode
+struct dctcp_sawtooth {
+  /// @brief W* = (C * RTT + K) / N: the window at which the queue reaches K (from Eq. 3).
+  double w_star = 0;
+  /// @brief alpha in steady state: the root in [0, 1] of alpha^2 (1 - alpha / 4) =
+  /// (2 W* + 1) / (W* + 1)^2 (Eq. 6; about sqrt(2 / W*), Eq. 7).
+  double alpha = 0;
+  /// @brief D = (W* + 1) alpha / 2: a flow's window drop per period (Eq. 8).
+  double window_drop = 0;
+  /// @brief A = N D: the queue's oscillation amplitude (Eq. 9; about
+  /// sqrt(2 N (C * RTT + K)) / 2).
+  double amplitude = 0;
+  /// @brief T_C = D: the period, in RTTs (Eq. 10).
+  double period = 0;
+  /// @brief Q_max = N (W* + 1) - C * RTT = K + N (Eq. 11).
+  double q_max = 0;
+  /// @brief Q_min = Q_max - A (Eq. 12); the link stays busy while it is positive.
+  double q_min = 0;
+
+  /// @brief The sawtooth for `flows` flows (at least 1), C * RTT = `bdp_packets` and K =
+  /// `k_packets` (negative values count as 0).
+  [[nodiscard]] static constexpr dctcp_sawtooth of(double flows, double bdp_packets,
+                                                   double k_packets) noexcept {
+    const double n = flows >= 1 ? flows : 1.0;
+    const double bdp = bdp_packets > 0 ? bdp_packets : 0.0;
+    const double k = k_packets > 0 ? k_packets : 0.0;
+    dctcp_sawtooth s;
+    s.w_star = (bdp + k) / n;
+    // Eq. 6: the left side grows on [0, 1] (derivative 2a - 3a^2/4 > 0); bisect.
+    const double rhs = (2 * s.w_star + 1) / ((s.w_star + 1) * (s.w_star + 1));
+    double lo = 0, hi = 1;
+    if (rhs >= 0.75) {
+      lo = 1;  // the left side is at most 3/4: every packet marked
+    } else {
+      for (int i = 0; i < 200; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (mid * mid * (1 - mid / 4) < rhs ? lo : hi) = mid;
+      }
+    }
+    s.alpha = lo;
+    s.window_drop = (s.w_star + 1) * s.alpha / 2;
+    s.amplitude = n * s.window_drop;
+    s.period = s.window_drop;
+    s.q_max = k + n;
+    s.q_min = s.q_max - s.amplitude;
+    return s;
+  }
+};
+
+// Per-flow state budget: 64 B (TARGETS.md asks 32 B of RTT/ECN controllers; cwnd, ssthresh and
+// the two 64-bit sequence marks alone take 32 B here, where Linux keeps them in the socket). The
+// configuration (params and the derived MSS, bounds, gain) is shared by a class of flows.
+static_assert(dctcp::state_bytes <= 64, "dctcp: per-flow state within 64 B");
+static_assert(basic_dctcp<arith::q32>::state_bytes <= 64, "dctcp (q32): per-flow state in 64 B");
+static_assert(dctcp_fixed::state_bytes <= 56, "dctcp_fixed: per-flow state within 56 B");
+static_assert(sizeof(dctcp) <= 64 + 128, "dctcp: 64 B of state + at most 128 B of configuration");
+static_assert(sizeof(dctcp_fixed) <= 56 + 128, "dctcp_fixed: 56 B state + 128 B configuration");
 
 }  // namespace netcc

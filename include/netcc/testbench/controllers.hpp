@@ -66,7 +66,7 @@ namespace netcc::testbench {
                                                  .expected_flows = c.expected_flows});
                }});
   // DCTCP: a single ECN threshold K at the switches (K_min = K_max), at the paper's guideline
-  // K > C * RTT / 7 (DCTCP SIGCOMM'10 §3.3, Eq. 14) for the bottleneck C and the path's base RTT:
+  // K > C * RTT / 7 (DCTCP SIGCOMM'10 §3.3, Eq. 13) for the bottleneck C and the path's base RTT:
   // C * RTT / 7 plus one full packet. INT is not needed.
   v.push_back({"dctcp", "DCTCP over a step ECN threshold K (SIGCOMM'10; RFC 8257)",
                [](switch_config& sw, const cc_context& c) {
