@@ -15,6 +15,7 @@
 #include "netcc/control/fasttune.hpp"
 #include "netcc/control/hpcc.hpp"
 #include "netcc/control/powertcp.hpp"
+#include "netcc/control/vegas.hpp"
 #include "netcc/testbench/scenario.hpp"
 #include "netcc/testbench/sender_cc.hpp"
 
@@ -44,6 +45,16 @@ namespace netcc::testbench {
                      "theta-powertcp", theta_powertcp_params{.host_rate = c.host_rate,
                                                              .base_rtt = c.base_rtt,
                                                              .expected_flows = c.expected_flows});
+               }});
+  // TCP Vegas: RTT samples only, a window of whole segments (MSS = MTU - 40 B of IPv4 and TCP
+  // headers), the paper's alpha = 2, beta = 4, gamma = 1, and growth only while the window limits
+  // the sender (Linux's rule): a host whose NIC is the bottleneck waits for its own link, a
+  // delay its RTT samples do not contain, and would otherwise grow its window without bound.
+  v.push_back({"vegas", "TCP Vegas, RTT only (Brakmo-Peterson 1995; seed 003 Alg. 3)",
+               [](switch_config& sw, const cc_context&) { sw.int_push = false; },
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<vegas>>(
+                     "vegas", vegas_params{.mss = c.mtu - bytes{40}, .cwnd_limited_growth = true});
                }});
   v.push_back({"hpcc", "HPCC with INT (SIGCOMM'19 Algorithm 1)", nullptr,
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
