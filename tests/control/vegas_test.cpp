@@ -821,9 +821,8 @@ RC_GTEST_PROP(VegasProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
           return;
         if (in.cwnd_limited_growth) {
           const sequence out = netcc::seq_geq(e.nxt, e.seq) ? e.nxt - e.seq : 0;
-          const auto f = static_cast<std::int64_t>(
-              std::min<sequence>(out + static_cast<sequence>(std::max<std::int64_t>(e.acked, 0)),
-                                 0x7FFF'FFFF));
+          const auto f = static_cast<std::int64_t>(std::min<sequence>(
+              out + static_cast<sequence>(std::max<std::int64_t>(e.acked, 0)), 0x7FFF'FFFF));
           const q32 fq = netcc::number_traits<q32>::from_int(f);
           const auto fd = static_cast<double>(f);
           if (ss ? ((fd + fd < w) != (fq + fq < wq)) : ((fd + m < w) != (fq + mq < wq))) return;
