@@ -10,6 +10,8 @@
 /// @endcode
 #pragma once
 
+#include "netcc/calculus/curve.hpp"
+#include "netcc/calculus/minplus.hpp"
 #include "netcc/calculus/rational.hpp"
 #include "netcc/control/dcqcn.hpp"
 #include "netcc/control/dctcp.hpp"
