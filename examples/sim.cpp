@@ -8,7 +8,7 @@
 //
 // With no arguments it runs the built-in "incast" scenario once per controller, prints a
 // table, and writes <out>/<scenario>_<cc>.csv plus, when gnuplot is installed,
-// <out>/<scenario>_queue.png and <out>/<scenario>_goodput.png. Any bad input gives one line
+// <out>/<scenario>_queue.png, _throughput.png and _goodput.png. Any bad input gives one line
 // on stderr and exit status 2, before any file is written.
 #include <netcc/testbench/controllers.hpp>
 #include <netcc/testbench/metrics.hpp>
@@ -198,7 +198,8 @@ int main(int argc, char** argv) {
   std::printf("csv: %s/%s_<controller>.csv\n", out.c_str(), s.name.c_str());
   if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {
     plot(out, s.name, names, 2, "queue", "bottleneck queue (bytes)");
-    plot(out, s.name, names, 5, "goodput", "long flow 0 goodput (Gbps)");
+    plot(out, s.name, names, 3, "throughput", "bottleneck throughput (Gbps)");
+    if (s.long_flows > 0) plot(out, s.name, names, 6, "goodput", "long flow 0 goodput (Gbps)");
   } else {
     std::printf("plots skipped: gnuplot is not installed\n");
   }

@@ -262,14 +262,21 @@ class network {
     return id;
   }
 
-  /// @brief Record the occupancy of `node`'s egress port toward `peer` in the time series.
+  /// @brief Record the occupancy of `node`'s egress port toward `peer` in the time series
+  /// (bytes). Columns appear in the order the monitor_* calls are made.
   void monitor_queue(node_id node, node_id peer, std::string name) {
-    monitored_ports_.push_back({node, port_toward(node, peer)});
+    monitors_.push_back({monitor::queue, node, port_toward(node, peer), 0});
+    ts_.names.push_back(std::move(name));
+  }
+  /// @brief Record the rate at which `node`'s egress port toward `peer` transmits (Gbps over
+  /// each sample interval, every packet counted in full).
+  void monitor_port_rate(node_id node, node_id peer, std::string name) {
+    monitors_.push_back({monitor::port_rate, node, port_toward(node, peer), 0});
     ts_.names.push_back(std::move(name));
   }
   /// @brief Record a flow's cwnd (bytes), pacing rate (Gbps) and goodput (Gbps).
   void monitor_flow(flow_id f, const std::string& name) {
-    monitored_flows_.push_back(f);
+    monitors_.push_back({monitor::flow_rates, 0, 0, f});
     ts_.names.push_back(name + "_cwnd_bytes");
     ts_.names.push_back(name + "_rate_gbps");
     ts_.names.push_back(name + "_goodput_gbps");
@@ -278,11 +285,9 @@ class network {
   /// @brief Run the simulation until `end` (or until no event is left).
   void run_until(timestamp end) {
     if (!routed_) route();
-    if (!sampling_ && cfg_.sample_interval > duration::zero() &&
-        (!monitored_ports_.empty() || !monitored_flows_.empty())) {
+    if (!sampling_ && cfg_.sample_interval > duration::zero() && !monitors_.empty()) {
       sampling_ = true;
       ts_.columns.resize(ts_.names.size());
-      last_acked_.assign(flows_.size(), 0);
       schedule(now_, ev::sample, 0, 0);
     }
     while (!heap_.empty() && heap_.front().t <= end.count()) {
@@ -1111,19 +1116,31 @@ class network {
   void on_sample() {
     ts_.t.push_back(now_);
     std::size_t c = 0;
-    for (const auto& [n, pi] : monitored_ports_) {
-      ts_.columns[c++].push_back(static_cast<double>(nodes_[n].ports[pi].q_bytes.count()));
-    }
     const double secs = to_seconds(cfg_.sample_interval);
-    for (const flow_id id : monitored_flows_) {
-      const flow_state& f = flows_[id];
-      const bytes w = f.cc->cwnd();
-      const bit_rate r = f.cc->pacing_rate();
-      ts_.columns[c++].push_back(w == bytes::max() ? 0.0 : static_cast<double>(w.count()));
-      ts_.columns[c++].push_back(r == bit_rate::max() ? 0.0 : r.gbps());
-      const std::int64_t acked = f.stats.acked.count();
-      ts_.columns[c++].push_back(static_cast<double>(acked - last_acked_[id]) * 8 / secs / 1e9);
-      last_acked_[id] = acked;
+    for (auto& m : monitors_) {
+      switch (m.kind) {
+        case monitor::queue:
+          ts_.columns[c++].push_back(
+              static_cast<double>(nodes_[m.node].ports[m.port].q_bytes.count()));
+          break;
+        case monitor::port_rate: {
+          const std::uint64_t tx = nodes_[m.node].ports[m.port].stats.tx_bytes;
+          ts_.columns[c++].push_back(static_cast<double>(tx - m.last) * 8 / secs / 1e9);
+          m.last = tx;
+          break;
+        }
+        case monitor::flow_rates: {
+          const flow_state& f = flows_[m.flow];
+          const bytes w = f.cc->cwnd();
+          const bit_rate r = f.cc->pacing_rate();
+          ts_.columns[c++].push_back(w == bytes::max() ? 0.0 : static_cast<double>(w.count()));
+          ts_.columns[c++].push_back(r == bit_rate::max() ? 0.0 : r.gbps());
+          const auto acked = static_cast<std::uint64_t>(f.stats.acked.count());
+          ts_.columns[c++].push_back(static_cast<double>(acked - m.last) * 8 / secs / 1e9);
+          m.last = acked;
+          break;
+        }
+      }
     }
     schedule(now_ + cfg_.sample_interval, ev::sample, 0, 0);
   }
@@ -1135,9 +1152,15 @@ class network {
   std::vector<event> heap_;
   std::vector<packet> pool_;
   std::vector<std::uint32_t> free_;
-  std::vector<std::pair<node_id, std::uint32_t>> monitored_ports_;
-  std::vector<flow_id> monitored_flows_;
-  std::vector<std::int64_t> last_acked_;
+  // A time-series source, in the order the monitor_* calls were made.
+  struct monitor {
+    enum kind_t : std::uint8_t { queue, port_rate, flow_rates } kind;
+    node_id node;
+    std::uint32_t port;
+    flow_id flow;
+    std::uint64_t last = 0;  // counter at the previous sample (port_rate, flow)
+  };
+  std::vector<monitor> monitors_;
   series ts_;
   timestamp now_{};
   std::uint64_t order_ = 0;

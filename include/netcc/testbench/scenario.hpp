@@ -420,6 +420,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
 
   std::vector<node_id> src, dst, all_hosts;
   node_id q_node = 0, q_peer = 0;
+  bit_rate q_rate = core.rate;  // the monitored port's link
   if (s.topology == "star") {
     const auto st = make_star(net, static_cast<std::size_t>(s.senders), edge, core, sw);
     src = st.senders;
@@ -445,6 +446,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     dst.assign(src.size(), r);
     q_node = t.leaves.back();
     q_peer = r;
+    q_rate = edge.rate;
   }
 
   std::vector<flow_id> long_ids, incast_ids;
@@ -520,6 +522,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     }
   }
   net.monitor_queue(q_node, q_peer, "queue_bytes");
+  net.monitor_port_rate(q_node, q_peer, "bottleneck_gbps");
   for (std::size_t i = 0; i < long_ids.size(); ++i)
     net.monitor_flow(long_ids[i], "long" + std::to_string(i));
   const timestamp end{static_cast<std::int64_t>(s.duration_us * 1000)};
@@ -554,7 +557,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   const std::size_t from = rows - rows / 4;
   std::vector<double> shares;
   for (std::size_t f = 0; f < long_ids.size(); ++f) {
-    const auto& g = ts_out.columns[1 + 3 * f + 2];
+    const auto& g = ts_out.columns[2 + 3 * f + 2];
     double m = 0;
     for (std::size_t i = from; i < rows; ++i) m += g[i] / static_cast<double>(rows - from);
     r.tail_goodput_gbps += m;
@@ -575,7 +578,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   r.p99_slowdown = percentile(slowdowns, 99);
   const auto& bottleneck = net.port_stats_toward(q_node, q_peer);
   r.utilisation = static_cast<double>(bottleneck.tx_bytes) * 8 /
-                  (static_cast<double>(core.rate.count()) * s.duration_us * 1e-6);
+                  (static_cast<double>(q_rate.count()) * s.duration_us * 1e-6);
   for (const auto& [node, peer, ps, buffer] : net.ports()) {
     r.ecn_marks += ps.ecn_marks;
     r.srcs += ps.srcs;
