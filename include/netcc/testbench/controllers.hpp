@@ -15,6 +15,7 @@
 #include "netcc/control/fasttune.hpp"
 #include "netcc/control/hpcc.hpp"
 #include "netcc/control/powertcp.hpp"
+#include "netcc/control/timely.hpp"
 #include "netcc/control/vegas.hpp"
 #include "netcc/testbench/scenario.hpp"
 #include "netcc/testbench/sender_cc.hpp"
@@ -46,6 +47,17 @@ namespace netcc::testbench {
                                                              .base_rtt = c.base_rtt,
                                                              .expected_flows = c.expected_flows});
                }});
+  // TIMELY: RTT samples only, the paper's thresholds, delta, beta and alpha (§6), its rate
+  // capped at the NIC rate; every ACK is a completion of one packet (the testbench has no
+  // 16 KB segments), so the serialisation subtracted from the RTT is that of the packet.
+  v.push_back(
+      {"timely", "TIMELY, RTT gradient (SIGCOMM'15 Algorithm 1)",
+       [](switch_config& sw, const cc_context&) { sw.int_push = false; },
+       [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+         return std::make_unique<cc_model<timely>>(
+             "timely",
+             timely_params{.min_rtt = c.base_rtt, .segment = c.mtu, .line_rate = c.host_rate});
+       }});
   // TCP Vegas: RTT samples only, a window of whole segments (MSS = MTU - 40 B of IPv4 and TCP
   // headers), the paper's alpha = 2, beta = 4, gamma = 1, and growth only while the window limits
   // the sender (Linux's rule): a host whose NIC is the bottleneck waits for its own link, a

@@ -332,6 +332,24 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
   big.expected_flows = 255;
   m["incast255"] = {"a long flow and a 255:1 incast of 64 kB flows; 25 Gbps hosts, 100 Gbps fabric",
                     big};
+  // PowerTCP NSDI'22 §4.2, Figure 4 (top row): a long flow to a receiver, then ten flows to
+  // the same receiver at once. 25 Gbps hosts and 100 Gbps fabric as in §4.1; a two-leaf,
+  // two-spine leaf-spine instead of the paper's 256-host fat tree, 1 us on every link (the
+  // paper: 5 us on core links), 500 kB incast flows, default buffers (no shared-memory dynamic
+  // thresholds). The bottleneck is the receiver's 25 Gbps downlink.
+  scenario fig4;
+  fig4.name = "powertcp-fig4";
+  fig4.topology = "leafspine";
+  fig4.host_gbps = 25;
+  fig4.long_flows = 1;
+  fig4.incast_flows = 10;
+  fig4.incast_size_bytes = 500'000;
+  fig4.incast_at_us = 500;
+  fig4.duration_us = 3000;
+  fig4.expected_flows = 11;
+  m["powertcp-fig4"] = {"PowerTCP Fig. 4: a long flow and a 10:1 incast at 500 us onto a 25 Gbps "
+                        "receiver; leaf-spine, 25 Gbps hosts, 100 Gbps fabric",
+                        fig4};
   scenario web = scenario{};
   web.name = "websearch";
   web.topology = "leafspine";

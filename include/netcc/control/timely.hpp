@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief TIMELY: rate control from the gradient of NIC-timestamped RTTs, with a low and a
+/// high RTT threshold, hyperactive increase, and the sender-side helpers a stack needs (the
+/// §3.1 RTT, the §5 application-limited test and per-minimum-RTT update scaling).
+///
+/// Paper: Radhika Mittal, Vinh The Lam, Nandita Dukkipati, Emily Blem, Hassan Wassel, Monia
+/// Ghobadi, Amin Vahdat, Yaogong Wang, David Wetherall, David Zats, "TIMELY: RTT-based
+/// Congestion Control for the Datacenter", ACM SIGCOMM 2015.
+///
+/// What is implemented
+/// - §3.1 RTT measurement: netcc::timely_rtt(), RTT = t_completion - t_send - seg. size / NIC
+///   line rate (the equation of §3.1), so the RTT the law sees is independent of segment size.
+/// - §3.2 / §4.3 rate computation engine, Algorithm 1, on every completion event:
+///   - lines 1-3: new_rtt_diff = new_rtt - prev_rtt; prev_rtt = new_rtt;
+///     rtt_diff = (1 - alpha) rtt_diff + alpha new_rtt_diff;
+///   - line 4: normalized_gradient = rtt_diff / minRTT;
+///   - lines 5-7: new_rtt < T_low: rate += delta;
+///   - lines 8-10: new_rtt > T_high: rate *= 1 - beta (1 - T_high / new_rtt), on the
+///     instantaneous RTT (§4.3 "we use the instantaneous rather than smoothed RTT");
+///   - lines 11-12: normalized_gradient <= 0: rate += N delta, N = 5 in hyperactive increase
+///     (HAI, §4.3) and 1 otherwise;
+///   - lines 13-14: otherwise rate *= 1 - beta normalized_gradient.
+/// - §5 "Application limited behavior": the rate increases (lines 5-7 and 11-12) only if the
+///   application sends at more than 80% of the target rate; the target rate is capped at the
+///   line rate ("we also cap the maximum target rate at 10 Gbps").
+/// - §5 "Rate update frequency": the rate is updated on every completion, with each update
+///   scaled by the fraction of a minimum RTT since the previous completion (below).
+/// - §3.3 "As a safeguard, we limit the volume of outstanding data to a static worst-case
+///   limit": timely_params::max_outstanding, reported by outstanding_limit() for the stack to
+///   enforce (TIMELY is rate-based: there is no congestion window, and no cwnd()).
+///
+/// Decisions the paper leaves open (each tested in tests/control/timely_test.cpp)
+/// - HAI counting: a completion whose normalised gradient is negative increments a counter,
+///   any other completion (gradient zero or positive) resets it to 0; lines 11-12 use
+///   N = hai_factor when the counter, this completion included, is at least hai_threshold. With
+///   the defaults the 5th consecutive completion with a negative gradient is the first to add
+///   5 delta ("N = 5 if gradient < 0 for five completion events", Algorithm 1), and the first
+///   completion whose gradient is not negative ends HAI. The counter follows the gradient on
+///   every completion, also those that take the T_low or T_high branch, since the gradient is
+///   computed on all of them (lines 1-4 run before the thresholds).
+/// - The first completion has no prev_rtt: its new_rtt_diff is 0 (no gradient yet), not
+///   new_rtt - 0, which would read the whole RTT as one sudden rise.
+/// - §5 scaling, stated as a rule: an update (the increase delta, N delta, or the decrease
+///   beta (...) of lines 9 and 14) is multiplied by f = min(1, (t - t_prev) / minRTT), where t is
+///   the completion time and t_prev that of the previous completion. With at most one
+///   completion per minimum RTT (the paper's 64 KB segments at 10 Gbps) f = 1 and Algorithm 1
+///   runs unchanged; k completions spread over one minimum RTT then add up to about one update
+///   ("scale the updates by the number of completions per minimum RTT interval so that we do
+///   not overweigh the new information", §5). The first completion has f = 1; a completion
+///   stamped at or before the previous one has f = 0 (it still updates prev_rtt, rtt_diff and
+///   the HAI counter, but moves no rate). netcc::timely_params::scale_updates = false runs
+///   Algorithm 1 unscaled (f = 1 always).
+/// - A decrease factor below zero (beta f g > 1 for a steep gradient, or 1 - T_high/RTT) sends
+///   the rate to min_rate; the rate always stays in [min_rate, line_rate].
+/// - Application-limited test (§5), two ways for a stack to drive it:
+///   1. on_send(bytes, now) for every segment or packet sent: a meter measures the sending
+///      rate over windows of at least send_rate_window (minRTT by default). A window closes at
+///      the first send at least that long after it opened, as bytes / elapsed; at a completion
+///      the rate is that of the open window if it is already that old (so a sender that went
+///      quiet is seen as such), else of the last closed one. Until the first on_send, or while
+///      no window has yet covered send_rate_window, the flow counts as backlogged.
+///   2. on_rtt(e, send_rate) / on_ack(e, send_rate): the stack passes its own measurement.
+///   An increase is applied only if send_rate > app_limit * rate (strictly more than 80%);
+///   app_limit = 0 turns the rule off. A withheld increase still counts as an update (t_prev
+///   moves; increase_held() reports it).
+/// - Completion events. on_rtt(e) takes the event's RTT as the §3.1 RTT already (what
+///   netcc::rtt_event documents; compute it with netcc::timely_rtt). on_ack(e) takes an ACK
+///   whose RTT is a completion time, t_completion - t_send, and by default (ack_rtt =
+///   netcc::timely_ack_rtt::completion_time) subtracts the serialisation of the acknowledged
+///   bytes at line_rate through netcc::timely_rtt, counting at most one segment (`segment`
+///   bytes): the sample is the RTT of the last segment acknowledged. netcc's testbench stamps
+///   ack_event::rtt as ACK arrival minus the moment the data packet started serialising at
+///   the sender's NIC, so it includes serialisation and the default applies; ack_rtt =
+///   netcc::timely_ack_rtt::net uses the ACK's RTT as it is. An ACK that acknowledges no new
+///   bytes is not a completion (§3.1: "A completion event is generated upon receiving an ACK
+///   for a segment of data") and is ignored.
+/// - An RTT of zero or below is no sample (netcc::ack_event uses 0 for "none"; timely_rtt()
+///   returns 0 when the readings contradict the line rate) and changes nothing.
+///
+/// Defaults (netcc::timely_params) and their sources
+/// - T_low = 50 us, T_high = 500 us, delta = 10 Mbps, beta = 0.8, 16 KB segments: §6 ("Unless
+///   mentioned otherwise..."). 16 KB is taken as 16,000 B: §3.1's "serialization of 64 KB takes
+///   51 us" at 10 Gbps is 64,000 B (65,536 B would take 52.4 us).
+/// - HAI: N = 5 after five completions with a negative gradient: Algorithm 1, §6.1 ("a HAI
+///   threshold of five successive RTTs").
+/// - minRTT = 20 us, fixed, not tracked: §4.3 ("we use a fixed value representing the wire
+///   propagation delay across the datacenter network, which is known ahead of time"), §5 ("with
+///   a minimum RTT of 20 us"), §7 (TIMELY "does not rely on measuring the minimum RTT").
+/// - alpha = 0.02: the paper names alpha ("EWMA weight parameter", Algorithm 1) but gives no
+///   value. 0.02 is eRPC's (Kalia et al., NSDI 2019; src/cc/timely.h, kTimelyEwmaAlpha), whose
+///   TIMELY states it follows the first author's published code snippet
+///   (people.eecs.berkeley.edu/~radhika/timely-code-snippet.cc). It weighs a new difference by
+///   1/50: the filter for the "overall trend in the rise and fall in the queue" of §4.3.
+/// - line_rate = 10 Gbps: §5 (cap at 10 Gbps) and §6 ("All links are 10 Gbps"); the flow starts
+///   at the line rate (initial_rate = 0 derives it; the paper gives no initial rate).
+/// - app_limit = 0.8: §5. send_rate_window = minRTT: netcc (the paper does not say how the
+///   application's rate is measured).
+/// - min_rate = 10 Mbps: not in the paper (a positive floor keeps pacing defined; one delta).
+/// - max_outstanding = 0 (no limit): §3.3 gives no value.
+///
+/// Deviations: none in Algorithm 1. Rates are held in Mbps in the policy's number type (q32
+/// then covers up to 2 Pbps with 2^-32 Mbps resolution) and rtt_diff in microseconds (q32: up
+/// to 2^31 us, saturating beyond); rate() rounds to whole bps. Invalid parameters fall back to
+/// their defaults (the controller never fails; netcc::validate() reports them).
+///
+/// @code
+/// using namespace netcc::literals;
+/// netcc::timely cc{{.line_rate = 10_Gbps}};
+/// // The stack timestamps a 16 KB segment's post and its NIC completion (§3.1).
+/// cc.on_send(16_KB, netcc::timestamp{0});
+/// const netcc::duration rtt =
+///     netcc::timely_rtt(netcc::timestamp{80'000}, netcc::timestamp{0}, 16_KB, 10_Gbps);  // 67.2 us
+/// cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{80'000}, .rtt = rtt, .acked = 16_KB});
+/// netcc::bit_rate r = cc.pacing_rate();  // the gap between segments is segment / r
+/// @endcode
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "netcc/core/arith.hpp"
+#include "netcc/core/detail/int128.hpp"
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/core/validation.hpp"
+
+namespace netcc {
+
+/// @brief TIMELY's RTT (§3.1): completion time minus send time minus the serialisation of the
+/// segment at the NIC line rate,
+/// \f$ RTT = t_{completion} - t_{send} - \mathit{seg.size} / \mathit{line\_rate} \f$.
+///
+/// The serialisation is rounded up to the nanosecond (netcc::bytes / netcc::bit_rate). A
+/// segment or line rate of zero or below subtracts nothing. The result is clamped to
+/// [0, duration::max()]: a completion earlier than the send plus serialisation (inconsistent
+/// readings) gives 0, which the controller treats as no sample.
+/// @param completion the NIC's completion timestamp of the segment (t_completion)
+/// @param send       the NIC time read just before posting the segment (t_send)
+/// @param segment    the segment's size in bytes
+/// @param line_rate  the NIC line rate (or the NIC pacing rate, §6 "we subtract the
+///                   serialization delay introduced by NIC pacers")
+/// @code
+/// using namespace netcc::literals;
+/// // 64 KB (64,000 B) at 10 Gbps serialise in 51.2 us (§3.1); 80 us after the post:
+/// auto rtt = netcc::timely_rtt(netcc::timestamp{80'000}, netcc::timestamp{0}, 64_KB, 10_Gbps);
+/// // rtt == 28.8 us
+/// @endcode
+[[nodiscard]] constexpr duration timely_rtt(timestamp completion, timestamp send, bytes segment,
+                                            bit_rate line_rate) noexcept {
+  detail::i128 t = detail::i128{completion.count()} - send.count();
+  if (segment > bytes::zero() && line_rate > bit_rate::zero())
+    t -= detail::i128{(segment / line_rate).count()};
+  return t <= 0 ? duration::zero() : duration{detail::saturate_i64(t)};
+}
+
+/// @brief TIMELY's RTT (§3.1) from a completion time already taken as t_completion - t_send.
+/// @code
+/// using namespace netcc::literals;
+/// auto rtt = netcc::timely_rtt(netcc::duration{30'000}, 16_KB, 10_Gbps);  // 30 - 12.8 us
+/// @endcode
+[[nodiscard]] constexpr duration timely_rtt(duration completion_time, bytes segment,
+                                            bit_rate line_rate) noexcept {
+  return timely_rtt(timestamp{completion_time.count()}, timestamp{0}, segment, line_rate);
+}
+
+/// @brief What the RTT of an ACK given to basic_timely::on_ack is.
+/// @code
+/// netcc::timely_params p{.ack_rtt = netcc::timely_ack_rtt::net};
+/// @endcode
+enum class timely_ack_rtt : std::uint8_t {
+  completion_time,  ///< t_completion - t_send: on_ack subtracts the serialisation (§3.1; default)
+  net,              ///< already the §3.1 RTT: used as it is
+};
+
+/// @brief Which line of Algorithm 1 the latest completion ran.
+/// @code
+/// if (cc.last_action() == netcc::timely_action::increase_hai) { /* 5 delta */ }
+/// @endcode
+enum class timely_action : std::uint8_t {
+  none,               ///< no completion yet
+  increase_low,       ///< lines 5-7: new_rtt < T_low, rate += delta
+  decrease_high,      ///< lines 8-10: new_rtt > T_high, rate *= 1 - beta (1 - T_high/new_rtt)
+  increase,           ///< lines 11-12 with N = 1: rate += delta
+  increase_hai,       ///< lines 11-12 in HAI: rate += N delta
+  decrease_gradient,  ///< lines 13-14: rate *= 1 - beta normalized_gradient
+};
+
+/// @brief Largest line rate (the q32 policy holds rates in Mbps below 2^31).
+inline constexpr bit_rate timely_max_line_rate{2'000'000'000'000'000};
+
+/// @brief Largest hai_threshold and hai_factor accepted.
+inline constexpr std::uint32_t timely_max_hai = 1'000'000;
+
+/// @brief TIMELY parameters, with the defaults of §6 (see the file comment for each source).
+/// Zero in `initial_rate` and `send_rate_window` means "derive it" (line_rate, min_rtt).
+/// @code
+/// using namespace netcc::literals;
+/// netcc::timely_params p{.t_low = 50_us, .t_high = 500_us, .line_rate = 40_Gbps};
+/// @endcode
+struct timely_params {
+  /// @brief T_low: below it, additive increase whatever the gradient (§6: 50 us; 0 disables).
+  duration t_low{50'000};
+  /// @brief T_high: above it, multiplicative decrease on the instantaneous RTT (§6: 500 us).
+  duration t_high{500'000};
+  /// @brief delta, the additive increment step (§6: 10 Mbps).
+  bit_rate delta{10'000'000};
+  /// @brief beta, the multiplicative decrement factor in (0, 1] (§6: 0.8).
+  double beta = 0.8;
+  /// @brief alpha, the EWMA weight of a new RTT difference in (0, 1] (Algorithm 1; no value
+  /// in the paper: 0.02, eRPC's, after the first author's published code snippet).
+  double alpha = 0.02;
+  /// @brief Completions with a negative gradient, this one included, that engage HAI
+  /// (Algorithm 1, §6.1: 5).
+  std::uint32_t hai_threshold = 5;
+  /// @brief N, the HAI multiplier of delta (Algorithm 1: 5).
+  std::uint32_t hai_factor = 5;
+  /// @brief minRTT: normalises the gradient (line 4) and scales updates (§5); fixed (§4.3;
+  /// §5: 20 us).
+  duration min_rtt{20'000};
+  /// @brief Segment size of the rate control engine (§3.3; §6: 16 KB); on_ack subtracts the
+  /// serialisation of at most one segment.
+  bytes segment{16'000};
+  /// @brief NIC line rate: the §3.1 serialisation and the rate cap (§5, §6: 10 Gbps).
+  bit_rate line_rate{10'000'000'000};
+  /// @brief Smallest rate (not in the paper: 10 Mbps).
+  bit_rate min_rate{10'000'000};
+  /// @brief Rate before the first completion; 0 means line_rate (not in the paper).
+  bit_rate initial_rate{0};
+  /// @brief Increase only if the sending rate exceeds this fraction of the rate (§5: 0.8;
+  /// 0 turns the rule off).
+  double app_limit = 0.8;
+  /// @brief Shortest window of the on_send meter; 0 means min_rtt (netcc).
+  duration send_rate_window{0};
+  /// @brief Scale each update by min(1, time since the previous completion / minRTT) (§5).
+  bool scale_updates = true;
+  /// @brief What on_ack's RTT is (default: a completion time; serialisation is subtracted).
+  timely_ack_rtt ack_rtt = timely_ack_rtt::completion_time;
+  /// @brief Static limit on outstanding data for the stack to enforce (§3.3; 0: none).
+  bytes max_outstanding{0};
+};
+
+/// @brief Check TIMELY parameters; each error names "timely.<field>", the value and the rule.
+/// @code
+/// auto v = netcc::validate(netcc::timely_params{.beta = 1.5});
+/// // v[0].message() == "timely.beta = 1.5: must be in (0, 1]"
+/// @endcode
+[[nodiscard]] inline validation validate(const timely_params& p) {
+  validation v;
+  const bool line_ok = p.line_rate > bit_rate::zero() && p.line_rate <= timely_max_line_rate;
+  v.check(line_ok, "timely.line_rate", p.line_rate, "must be in (0, 2 Pbps]");
+  // Rates below are checked against the line rate in force (the default if it is invalid).
+  const bit_rate line = line_ok ? p.line_rate : timely_params{}.line_rate;
+  v.check(p.t_low >= duration::zero(), "timely.t_low", p.t_low, "must be non-negative");
+  v.check(p.t_high > duration::zero(), "timely.t_high", p.t_high, "must be positive");
+  v.check(p.t_high >= p.t_low, "timely.t_high", p.t_high, "must be at least t_low");
+  v.check(p.delta >= bit_rate::zero() && p.delta <= line, "timely.delta", p.delta,
+          "must be in [0, line_rate]");
+  v.check(p.beta > 0 && p.beta <= 1, "timely.beta", p.beta, "must be in (0, 1]");
+  v.check(p.alpha > 0 && p.alpha <= 1, "timely.alpha", p.alpha, "must be in (0, 1]");
+  v.check(p.hai_threshold >= 1 && p.hai_threshold <= timely_max_hai, "timely.hai_threshold",
+          p.hai_threshold, "must be in [1, 1000000]");
+  v.check(p.hai_factor >= 1 && p.hai_factor <= timely_max_hai, "timely.hai_factor", p.hai_factor,
+          "must be in [1, 1000000]");
+  v.check(p.min_rtt > duration::zero(), "timely.min_rtt", p.min_rtt, "must be positive");
+  v.check(p.segment > bytes::zero(), "timely.segment", p.segment, "must be positive");
+  v.check(p.min_rate > bit_rate::zero() && p.min_rate <= line, "timely.min_rate", p.min_rate,
+          "must be in (0, line_rate]");
+  v.check(p.initial_rate >= bit_rate::zero() && p.initial_rate <= line, "timely.initial_rate",
+          p.initial_rate, "must be in [0, line_rate] (0 means line_rate)");
+  v.check(p.app_limit >= 0 && p.app_limit <= 1, "timely.app_limit", p.app_limit,
+          "must be in [0, 1] (0 turns the rule off)");
+  v.check(p.send_rate_window >= duration::zero(), "timely.send_rate_window", p.send_rate_window,
+          "must be non-negative (0 means min_rtt)");
+  v.check(p.ack_rtt == timely_ack_rtt::completion_time || p.ack_rtt == timely_ack_rtt::net,
+          "timely.ack_rtt", static_cast<int>(p.ack_rtt), "must be completion_time (0) or net (1)");
+  v.check(p.max_outstanding >= bytes::zero(), "timely.max_outstanding", p.max_outstanding,
+          "must be non-negative (0 means no limit)");
+  return v;
+}
+
+/// @brief TIMELY (SIGCOMM'15 Algorithm 1 with the §5 rules) over arithmetic policy `Policy`.
+///
+/// Per completion (on_rtt, on_ack): lines 1-4 (RTT difference, EWMA, normalised gradient),
+/// the HAI counter, the §5 scale f, then one of lines 5-7, 8-10, 11-12, 13-14; increases only
+/// when the application is not limited (§5). rate() and pacing_rate() are finite and in
+/// [min_rate, line_rate] after any event sequence; an RTT above T_high never raises the rate
+/// and one below T_low never lowers it. No allocation, no virtual functions, no clock reads;
+/// the per-flow state is state_bytes (64 B) next to the parameters.
+/// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
+/// @code
+/// using namespace netcc::literals;
+/// netcc::basic_timely<netcc::arith::q32> cc{{.line_rate = 25_Gbps, .min_rtt = 10_us}};
+/// cc.on_ack(netcc::ack_event{.now = netcc::timestamp{40'000}, .ack_seq = 16'000,
+///                            .acked = 16_KB, .rtt = 40_us});   // 40 - 5.12 us of serialisation
+/// auto r = cc.rate();
+/// @endcode
+template <ArithmeticPolicy Policy = arith::ieee_double>
+class basic_timely {
+ public:
+  /// @brief The number type of the rate (Mbps), rtt_diff (us) and the gradient.
+  using value_type = typename Policy::value_type;
+  /// @brief The parameter struct.
+  using params_type = timely_params;
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit basic_timely(const timely_params& p = {}) noexcept { configure(p); }
+
+  /// @brief A completion event whose RTT is the §3.1 RTT (net of serialisation): Algorithm 1
+  /// with the §5 rules, the application's rate taken from the on_send meter. An RTT of zero or
+  /// below is ignored.
+  /// @tparam E any event type whose feedback_traits give `now` and `rtt` (netcc::RttFeedback)
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_rtt(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    const timestamp now = ft::now(e);
+    const duration rtt = ft::rtt(e);
+    if (rtt <= duration::zero()) return;
+    update(now, rtt, meter_allows(now));
+  }
+
+  /// @brief As on_rtt(e), with the application's sending rate measured by the stack (§5):
+  /// increases apply only if `send_rate` > app_limit * rate().
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_rtt(const E& e, bit_rate send_rate) noexcept {
+    using ft = feedback_traits<E>;
+    const duration rtt = ft::rtt(e);
+    if (rtt <= duration::zero()) return;
+    update(ft::now(e), rtt, rate_allows(send_rate));
+  }
+
+  /// @brief An ACK completing a segment: its RTT is a completion time (t_completion - t_send)
+  /// and the serialisation of min(acked bytes, segment) at line_rate is subtracted (§3.1), unless
+  /// ack_rtt = timely_ack_rtt::net; then as on_rtt. An ACK with no RTT (zero) or no newly
+  /// acknowledged bytes is not a completion and is ignored.
+  /// @tparam E an ACK type with an RTT sample (netcc::AckFeedback and netcc::RttFeedback)
+  template <class E>
+  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    const duration rtt = ack_rtt(ft::rtt(e), ft::acked_bytes(e));
+    if (rtt <= duration::zero()) return;
+    const timestamp now = ft::now(e);
+    update(now, rtt, meter_allows(now));
+  }
+
+  /// @brief As on_ack(e), with the application's sending rate measured by the stack (§5).
+  template <class E>
+  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e,
+                                                                  bit_rate send_rate) noexcept {
+    using ft = feedback_traits<E>;
+    const duration rtt = ack_rtt(ft::rtt(e), ft::acked_bytes(e));
+    if (rtt <= duration::zero()) return;
+    update(ft::now(e), rtt, rate_allows(send_rate));
+  }
+
+  /// @brief `b` bytes were sent at `now`: the §5 send-rate meter (see the file comment). A
+  /// window closes at the first send at least send_rate_window after it opened; negative byte
+  /// counts count as zero; a send stamped before the window opened counts in it.
+  constexpr void on_send(bytes b, timestamp now) noexcept {
+    const std::int64_t n = b > bytes::zero() ? b.count() : 0;
+    if ((s_.flags & meter_on) == 0) {
+      s_.flags |= meter_on;
+      s_.meter_start = now;
+      s_.meter_bytes = n;
+      return;
+    }
+    if (now > s_.meter_start) {
+      const duration elapsed = since(s_.meter_start, now);
+      if (elapsed >= window_) {
+        s_.sent = mbps(bytes{s_.meter_bytes} / elapsed);
+        s_.flags |= sent_known;
+        s_.meter_start = now;
+        s_.meter_bytes = n;
+        return;
+      }
+    }
+    s_.meter_bytes = n > std::numeric_limits<std::int64_t>::max() - s_.meter_bytes
+                         ? std::numeric_limits<std::int64_t>::max()
+                         : s_.meter_bytes + n;
+  }
+
+  /// @brief The target rate, rounded to whole bps, in [min_rate, line_rate].
+  [[nodiscard]] constexpr bit_rate rate() const noexcept {
+    const bit_rate r{static_cast<std::int64_t>(to_double(s_.rate) * 1e6 + 0.5)};
+    return r < params_.min_rate ? params_.min_rate
+                                : (r > params_.line_rate ? params_.line_rate : r);
+  }
+  /// @brief The pacing rate (= rate(); TIMELY is rate-based, §3.3).
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return rate(); }
+  /// @brief The rate in Mbps as the policy computes it.
+  [[nodiscard]] constexpr value_type rate_mbps() const noexcept { return s_.rate; }
+  /// @brief rtt_diff, the EWMA of consecutive RTT differences, in microseconds (line 3).
+  [[nodiscard]] constexpr value_type rtt_diff_us() const noexcept { return s_.rtt_diff; }
+  /// @brief normalized_gradient = rtt_diff / minRTT (line 4), dimensionless.
+  [[nodiscard]] constexpr value_type gradient() const noexcept { return s_.rtt_diff / min_rtt_us_; }
+  /// @brief prev_rtt, the latest RTT sample (zero before the first).
+  [[nodiscard]] constexpr duration prev_rtt() const noexcept { return s_.prev_rtt; }
+  /// @brief Consecutive completions with a negative gradient, the latest included (saturating).
+  [[nodiscard]] constexpr std::uint32_t negative_gradients() const noexcept { return s_.neg; }
+  /// @brief True when HAI is engaged: the latest hai_threshold completions or more all had a
+  /// negative gradient (a completion in the gradient zone then adds N delta).
+  [[nodiscard]] constexpr bool hai() const noexcept { return s_.neg >= params_.hai_threshold; }
+  /// @brief Which line of Algorithm 1 the latest completion ran.
+  [[nodiscard]] constexpr timely_action last_action() const noexcept { return s_.action; }
+  /// @brief True when the latest completion's increase was withheld as application-limited.
+  [[nodiscard]] constexpr bool increase_held() const noexcept { return (s_.flags & held) != 0; }
+  /// @brief The meter's sending rate of its last closed window (zero before one closed).
+  [[nodiscard]] constexpr bit_rate send_rate() const noexcept {
+    if ((s_.flags & sent_known) == 0) return bit_rate::zero();
+    return bit_rate{static_cast<std::int64_t>(to_double(s_.sent) * 1e6 + 0.5)};
+  }
+  /// @brief §3.3's static limit on outstanding data (bytes::max() when there is none).
+  [[nodiscard]] constexpr bytes outstanding_limit() const noexcept {
+    return params_.max_outstanding > bytes::zero() ? params_.max_outstanding : bytes::max();
+  }
+  /// @brief The parameters in force (after invalid fields fell back; derived fields as given).
+  [[nodiscard]] constexpr timely_params params() const noexcept { return params_; }
+
+ private:
+  static constexpr std::uint8_t have_prev = 1;   // prev_rtt holds a sample
+  static constexpr std::uint8_t have_last = 2;   // last holds a completion time
+  static constexpr std::uint8_t meter_on = 4;    // on_send has been called
+  static constexpr std::uint8_t sent_known = 8;  // a meter window has closed
+  static constexpr std::uint8_t held = 16;       // the latest increase was withheld
+
+  // Per-flow state (the budget at the end of the file counts this struct).
+  struct flow_state {
+    value_type rate{};             // Mbps
+    value_type rtt_diff{};         // us (Algorithm 1 line 3)
+    value_type sent{};             // Mbps, the meter's last closed window
+    duration prev_rtt{};           // prev_rtt (line 2)
+    timestamp last{};              // time of the previous completion (§5 scaling)
+    timestamp meter_start{};       // opening of the meter's current window
+    std::int64_t meter_bytes = 0;  // bytes sent in the current window
+    std::uint32_t neg = 0;         // consecutive negative gradients (HAI)
+    timely_action action = timely_action::none;
+    std::uint8_t flags = 0;
+  };
+
+ public:
+  /// @brief Bytes of per-flow state: rate, rtt_diff and the metered send rate (3 numbers),
+  /// prev_rtt, the previous completion time, the meter's window opening and byte count (4 x
+  /// 64 bits), the HAI counter (32 bits), the last action and flags (2 bytes), padded: 64 B
+  /// for double and q32. The parameters and the constants derived from them are
+  /// configuration, shared in spirit by every flow of a NIC.
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+ private:
+  static constexpr value_type mbps(bit_rate r) noexcept {
+    return ratio<value_type>(r.bps(), 1'000'000);
+  }
+  // b - a for a < b, saturating at duration::max().
+  static constexpr duration since(timestamp a, timestamp b) noexcept {
+    return duration{detail::saturate_i64(detail::i128{b.count()} - a.count())};
+  }
+
+  constexpr void configure(timely_params p) noexcept {
+    const timely_params d{};
+    if (!(p.line_rate > bit_rate::zero() && p.line_rate <= timely_max_line_rate))
+      p.line_rate = d.line_rate;
+    if (p.t_low < duration::zero()) p.t_low = d.t_low;
+    if (p.t_high <= duration::zero()) p.t_high = d.t_high;
+    if (p.t_high < p.t_low) {  // both back to the defaults (T_low < T_high)
+      p.t_low = d.t_low;
+      p.t_high = d.t_high;
+    }
+    if (!(p.delta >= bit_rate::zero() && p.delta <= p.line_rate))
+      p.delta = d.delta <= p.line_rate ? d.delta : p.line_rate;
+    if (!(p.beta > 0 && p.beta <= 1)) p.beta = d.beta;
+    if (!(p.alpha > 0 && p.alpha <= 1)) p.alpha = d.alpha;
+    if (p.hai_threshold < 1 || p.hai_threshold > timely_max_hai) p.hai_threshold = d.hai_threshold;
+    if (p.hai_factor < 1 || p.hai_factor > timely_max_hai) p.hai_factor = d.hai_factor;
+    if (p.min_rtt <= duration::zero()) p.min_rtt = d.min_rtt;
+    if (p.segment <= bytes::zero()) p.segment = d.segment;
+    if (!(p.min_rate > bit_rate::zero() && p.min_rate <= p.line_rate))
+      p.min_rate = d.min_rate <= p.line_rate ? d.min_rate : p.line_rate;
+    if (!(p.initial_rate >= bit_rate::zero() && p.initial_rate <= p.line_rate))
+      p.initial_rate = d.initial_rate;
+    if (!(p.app_limit >= 0 && p.app_limit <= 1)) p.app_limit = d.app_limit;
+    if (p.send_rate_window < duration::zero()) p.send_rate_window = d.send_rate_window;
+    if (p.ack_rtt != timely_ack_rtt::net) p.ack_rtt = timely_ack_rtt::completion_time;
+    if (p.max_outstanding < bytes::zero()) p.max_outstanding = d.max_outstanding;
+    params_ = p;
+    const value_type zero = num<value_type>(0), one = num<value_type>(1);
+    alpha_ = clamp_num(num<value_type>(p.alpha), zero, one);
+    beta_ = clamp_num(num<value_type>(p.beta), zero, one);
+    app_limit_ = clamp_num(num<value_type>(p.app_limit), zero, one);
+    delta_ = mbps(p.delta);
+    line_ = mbps(p.line_rate);
+    min_ = mbps(p.min_rate);
+    if (min_ > line_) min_ = line_;
+    min_rtt_us_ = ratio<value_type>(p.min_rtt.count(), 1000);
+    if (min_rtt_us_ <= zero) min_rtt_us_ = ratio<value_type>(1, 1000);  // 1 ns: q32 resolution
+    window_ = p.send_rate_window > duration::zero() ? p.send_rate_window : p.min_rtt;
+    s_ = flow_state{};
+    const bit_rate init = p.initial_rate > bit_rate::zero() ? p.initial_rate : p.line_rate;
+    s_.rate = clamp_num(mbps(init), min_, line_);
+  }
+
+  // on_ack's §3.1 RTT: the ACK's completion time less the serialisation of the acknowledged
+  // bytes (at most one segment) at the line rate; 0 (no sample) when no bytes were acknowledged.
+  [[nodiscard]] constexpr duration ack_rtt(duration rtt, bytes acked) const noexcept {
+    if (acked <= bytes::zero() || rtt <= duration::zero()) return duration::zero();
+    if (params_.ack_rtt == timely_ack_rtt::net) return rtt;
+    return timely_rtt(rtt, acked < params_.segment ? acked : params_.segment, params_.line_rate);
+  }
+
+  // §5: may the rate increase, given the stack's measured sending rate?
+  [[nodiscard]] constexpr bool rate_allows(bit_rate send_rate) const noexcept {
+    if (app_limit_ == num<value_type>(0)) return true;
+    return mbps(send_rate) > app_limit_ * s_.rate;
+  }
+
+  // §5 with the on_send meter: the open window if it already spans the meter window, else the
+  // last closed window; backlogged until the meter has a measurement.
+  [[nodiscard]] constexpr bool meter_allows(timestamp now) const noexcept {
+    if (app_limit_ == num<value_type>(0) || (s_.flags & meter_on) == 0) return true;
+    if (now > s_.meter_start) {
+      const duration elapsed = since(s_.meter_start, now);
+      if (elapsed >= window_) return rate_allows(bytes{s_.meter_bytes} / elapsed);
+    }
+    if ((s_.flags & sent_known) == 0) return true;
+    return s_.sent > app_limit_ * s_.rate;
+  }
+
+  // §5 scale of this completion's update: min(1, (now - t_prev) / minRTT); 1 for the first
+  // completion or unscaled; 0 at or before the previous completion.
+  [[nodiscard]] constexpr value_type scale(timestamp now) const noexcept {
+    const value_type one = num<value_type>(1);
+    if (!params_.scale_updates || (s_.flags & have_last) == 0) return one;
+    if (now <= s_.last) return num<value_type>(0);
+    const duration gap = since(s_.last, now);
+    if (gap >= params_.min_rtt) return one;
+    return ratio<value_type>(gap.count(), params_.min_rtt.count());
+  }
+
+  // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
+  constexpr void update(timestamp now, duration rtt, bool may_increase) noexcept {
+    const value_type zero = num<value_type>(0), one = num<value_type>(1);
+    // Lines 1-2: new_rtt_diff = new_rtt - prev_rtt (0 for the first sample); prev_rtt = new_rtt.
+    // Both are in (0, 2^63), so the difference cannot overflow.
+    const std::int64_t diff_ns =
+        (s_.flags & have_prev) != 0 ? rtt.count() - s_.prev_rtt.count() : 0;
+    s_.prev_rtt = rtt;
+    s_.flags |= have_prev;
+    // Line 3: rtt_diff = (1 - alpha) rtt_diff + alpha new_rtt_diff (in us).
+    s_.rtt_diff = (one - alpha_) * s_.rtt_diff + alpha_ * ratio<value_type>(diff_ns, 1000);
+    // Line 4: normalized_gradient = rtt_diff / minRTT.
+    const value_type g = s_.rtt_diff / min_rtt_us_;
+    // HAI counter: consecutive completions with a negative gradient.
+    if (g < zero) {
+      if (s_.neg != 0xFFFF'FFFFu) ++s_.neg;
+    } else {
+      s_.neg = 0;
+    }
+    // §5: scale of this update; the previous-completion time never moves backwards.
+    const value_type f = scale(now);
+    if ((s_.flags & have_last) == 0 || now > s_.last) s_.last = now;
+    s_.flags = static_cast<std::uint8_t>((s_.flags | have_last) & ~held);
+    const auto increase = [&](value_type n_delta) {
+      if (may_increase) {
+        s_.rate = clamp_num(s_.rate + f * n_delta, min_, line_);
+      } else {
+        s_.flags |= held;
+      }
+    };
+    const auto decrease = [&](value_type cut) {  // rate *= 1 - f cut, the factor in [0, 1]
+      s_.rate = clamp_num(s_.rate * clamp_num(one - f * cut, zero, one), min_, line_);
+    };
+    if (rtt < params_.t_low) {  // lines 5-7: rate += delta
+      s_.action = timely_action::increase_low;
+      increase(delta_);
+    } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
+      s_.action = timely_action::decrease_high;
+      decrease(beta_ * ratio<value_type>(rtt.count() - params_.t_high.count(), rtt.count()));
+    } else if (g <= zero) {  // lines 11-12: rate += N delta
+      const bool in_hai = s_.neg >= params_.hai_threshold;
+      s_.action = in_hai ? timely_action::increase_hai : timely_action::increase;
+      increase(in_hai ? number_traits<value_type>::from_int(params_.hai_factor) * delta_ : delta_);
+    } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
+      s_.action = timely_action::decrease_gradient;
+      decrease(beta_ * g);
+    }
+  }
+
+  // Configuration.
+  timely_params params_{};
+  value_type alpha_{};
+  value_type beta_{};
+  value_type app_limit_{};
+  value_type delta_{};
+  value_type line_{};
+  value_type min_{};
+  value_type min_rtt_us_{};
+  duration window_{};
+  // Per-flow state.
+  flow_state s_{};
+};
+
+/// @brief TIMELY with double arithmetic.
+using timely = basic_timely<>;
+
+// Per-flow state budget: 64 B (see basic_timely::state_bytes for what is counted). The whole
+// object adds the parameters and seven derived numbers and the meter window.
+static_assert(timely::state_bytes <= 64, "timely: per-flow state within 64 B");
+static_assert(basic_timely<arith::q32>::state_bytes <= 64,
+              "timely q32: per-flow state within 64 B");
+static_assert(sizeof(timely) <= 64 + 256, "timely: 64 B state + at most 256 B configuration");
+static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 256,
+              "timely q32: 64 B state + at most 256 B configuration");
+
+}  // namespace netcc

@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: MIT
+// TIMELY (netcc/control/timely.hpp): hand-computed examples of SIGCOMM'15 §3.1 (the RTT),
+// Algorithm 1 line by line, HAI counting, the §5 rules (application-limited increases, the cap
+// and floor, per-minimum-RTT scaling) and the §6 defaults; RapidCheck properties (bounds for
+// any RTT sequence, T_high never raises and T_low never lowers the rate, the HAI counter law,
+// double and q32 agree).
+#include <netcc/control/timely.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+using namespace netcc::literals;
+
+namespace {
+
+using q32_timely = netcc::basic_timely<netcc::arith::q32>;
+
+double d(double v) {
+  return v;
+}
+double d(netcc::fixed_point<31, 32> v) {
+  return v.to_double();
+}
+
+// A completion at `t_us` microseconds with an RTT of `rtt_ns` nanoseconds.
+netcc::rtt_event at(double t_us, std::int64_t rtt_ns) {
+  return {.now = netcc::timestamp{static_cast<std::int64_t>(t_us * 1000)},
+          .rtt = netcc::duration{rtt_ns}};
+}
+
+// Parameters that start a flow at 5 Gbps, so both increases and decreases are visible.
+netcc::timely_params mid() {
+  return {.initial_rate = 5_Gbps};
+}
+
+// q32 rounds each operation to 2^-32; a handful of operations stays far below this (Mbps).
+constexpr double q32_tol = 1e-6;
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Defaults, validation, sanitising.
+
+TEST(Timely, DefaultsAreSection6AndSection5) {
+  const netcc::timely cc;
+  const auto p = cc.params();
+  EXPECT_EQ(p.t_low, 50_us);           // §6
+  EXPECT_EQ(p.t_high, 500_us);         // §6
+  EXPECT_EQ(p.delta, 10_Mbps);         // §6
+  EXPECT_DOUBLE_EQ(p.beta, 0.8);       // §6
+  EXPECT_EQ(p.segment, 16_KB);         // §6 (16,000 B)
+  EXPECT_DOUBLE_EQ(p.alpha, 0.02);     // the authors' code snippet
+  EXPECT_EQ(p.hai_threshold, 5u);      // Algorithm 1, §6.1
+  EXPECT_EQ(p.hai_factor, 5u);         // Algorithm 1
+  EXPECT_EQ(p.min_rtt, 20_us);         // §5
+  EXPECT_EQ(p.line_rate, 10_Gbps);     // §5, §6
+  EXPECT_DOUBLE_EQ(p.app_limit, 0.8);  // §5
+  EXPECT_TRUE(p.scale_updates);        // §5
+  EXPECT_EQ(p.ack_rtt, netcc::timely_ack_rtt::completion_time);
+  EXPECT_TRUE(netcc::validate(p).ok());
+  EXPECT_EQ(cc.rate(), 10_Gbps);  // starts at the line rate
+  EXPECT_EQ(cc.pacing_rate(), cc.rate());
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::none);
+  EXPECT_EQ(cc.outstanding_limit(), netcc::bytes::max());
+  EXPECT_EQ(netcc::timely::state_bytes, 64u);
+  EXPECT_EQ(q32_timely::state_bytes, 64u);
+}
+
+namespace {
+template <class C>
+concept has_cwnd = requires(const C& c) {
+  c.cwnd();
+};
+}  // namespace
+
+TEST(Timely, TimelyHasNoWindow) {
+  // Rate-based (§3.3): no cwnd() for a stack or the testbench to enforce.
+  EXPECT_FALSE(has_cwnd<netcc::timely>);
+  EXPECT_FALSE(has_cwnd<q32_timely>);
+  netcc::timely cc{{.max_outstanding = 1_MB}};
+  EXPECT_EQ(cc.outstanding_limit(), 1_MB);  // §3.3's static safeguard, enforced by the stack
+}
+
+TEST(Timely, ValidateNamesFieldValueAndRule) {
+  const auto v = netcc::validate(netcc::timely_params{.beta = 1.5});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].message(), "timely.beta = 1.5: must be in (0, 1]");
+
+  netcc::timely_params p;
+  p.t_low = -1_us;
+  p.t_high = 0_us;
+  p.delta = 11_Gbps;
+  p.alpha = 0;
+  p.hai_threshold = 0;
+  p.hai_factor = 2'000'000;
+  p.min_rtt = 0_us;
+  p.segment = 0_B;
+  p.min_rate = 0_bps;
+  p.initial_rate = 20_Gbps;
+  p.app_limit = 1.5;
+  p.send_rate_window = -1_us;
+  p.ack_rtt = static_cast<netcc::timely_ack_rtt>(7);
+  p.max_outstanding = netcc::bytes{-1};
+  const auto w = netcc::validate(p);
+  for (const char* f :
+       {"timely.t_low", "timely.t_high", "timely.delta", "timely.alpha", "timely.hai_threshold",
+        "timely.hai_factor", "timely.min_rtt", "timely.segment", "timely.min_rate",
+        "timely.initial_rate", "timely.app_limit", "timely.send_rate_window", "timely.ack_rtt",
+        "timely.max_outstanding"})
+    EXPECT_TRUE(w.names(f)) << f;
+  EXPECT_FALSE(w.names("timely.beta"));
+  EXPECT_EQ(netcc::validate(netcc::timely_params{.t_low = 600_us}).to_string(),
+            "timely.t_high = 500000 ns: must be at least t_low\n");
+  EXPECT_EQ(netcc::validate(netcc::timely_params{.line_rate = netcc::bit_rate{-1}})[0].message(),
+            "timely.line_rate = -1 bps: must be in (0, 2 Pbps]");
+}
+
+TEST(Timely, InvalidFieldsFallBackToDefaults) {
+  netcc::timely_params p;
+  p.beta = std::numeric_limits<double>::quiet_NaN();
+  p.alpha = 2;
+  p.t_low = 600_us;  // above T_high: both thresholds fall back
+  p.min_rtt = -5_us;
+  p.line_rate = netcc::bit_rate{0};
+  p.min_rate = 20_Gbps;
+  const netcc::timely cc{p};
+  const auto q = cc.params();
+  EXPECT_TRUE(netcc::validate(q).ok()) << netcc::validate(q).to_string();
+  EXPECT_DOUBLE_EQ(q.beta, 0.8);
+  EXPECT_DOUBLE_EQ(q.alpha, 0.02);
+  EXPECT_EQ(q.t_low, 50_us);
+  EXPECT_EQ(q.t_high, 500_us);
+  EXPECT_EQ(q.min_rtt, 20_us);
+  EXPECT_EQ(q.line_rate, 10_Gbps);
+  EXPECT_EQ(q.min_rate, 10_Mbps);
+  // A min_rate default above a small line rate falls back to the line rate.
+  const netcc::timely small{{.line_rate = 5_Mbps, .min_rate = 0_bps}};
+  EXPECT_EQ(small.params().min_rate, 5_Mbps);
+  EXPECT_EQ(small.params().delta, 5_Mbps);
+  EXPECT_EQ(small.rate(), 5_Mbps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// §3.1: the RTT.
+
+TEST(Timely, RttSubtractsSegmentSerialisation) {
+  // §3.1: "in a 10 Gbps network, serialization of 64 KB takes 51 us": 64,000 B * 8 / 10 Gbps
+  // = 51.2 us. Completion 80 us after the post: RTT = 80 - 51.2 = 28.8 us.
+  EXPECT_EQ(64_KB / 10_Gbps, 51'200_ns);
+  EXPECT_EQ(netcc::timely_rtt(netcc::timestamp{80'000}, netcc::timestamp{0}, 64_KB, 10_Gbps),
+            28'800_ns);
+  // 16 KB at 10 Gbps: 12.8 us; the clock's epoch does not matter.
+  EXPECT_EQ(
+      netcc::timely_rtt(netcc::timestamp{1'030'000}, netcc::timestamp{1'000'000}, 16_KB, 10_Gbps),
+      17'200_ns);
+  EXPECT_EQ(netcc::timely_rtt(30_us, 16_KB, 10_Gbps), 17'200_ns);
+  // 1460 B at 10 Gbps: 1168 ns. 1 B at 3 bps: 2.67 s, rounded up to the nanosecond.
+  EXPECT_EQ(netcc::timely_rtt(10_us, 1460_B, 10_Gbps), 8'832_ns);
+  EXPECT_EQ(netcc::timely_rtt(3_s, 1_B, 3_bps), 333'333'333_ns);
+  // Inconsistent readings give 0 (no sample); nothing is subtracted without a size or rate.
+  EXPECT_EQ(netcc::timely_rtt(netcc::timestamp{10'000}, netcc::timestamp{0}, 16_KB, 10_Gbps), 0_ns);
+  EXPECT_EQ(netcc::timely_rtt(netcc::timestamp{0}, netcc::timestamp{10}, 0_B, 10_Gbps), 0_ns);
+  EXPECT_EQ(netcc::timely_rtt(25_us, 0_B, 10_Gbps), 25_us);
+  EXPECT_EQ(netcc::timely_rtt(25_us, 16_KB, netcc::bit_rate{0}), 25_us);
+  EXPECT_EQ(netcc::timely_rtt(25_us, netcc::bytes{-5}, 10_Gbps), 25_us);
+  // The ends of the clock saturate instead of overflowing.
+  EXPECT_EQ(netcc::timely_rtt(netcc::timestamp::max(), netcc::timestamp::min(), 1_B, 10_Gbps),
+            netcc::duration::max());
+  EXPECT_EQ(netcc::timely_rtt(netcc::timestamp::min(), netcc::timestamp::max(), 1_B, 10_Gbps),
+            0_ns);
+}
+
+TEST(Timely, OnAckSubtractsTheAcknowledgedSegment) {
+  // The ACK's RTT is a completion time (the testbench's convention). 16,000 B at 10 Gbps is
+  // 12.8 us: 60 - 12.8 = 47.2 us < T_low.
+  netcc::timely a{mid()};
+  a.on_ack(netcc::ack_event{.now = netcc::timestamp{100'000}, .acked = 16_KB, .rtt = 60_us});
+  EXPECT_EQ(a.prev_rtt(), 47'200_ns);
+  EXPECT_EQ(a.last_action(), netcc::timely_action::increase_low);
+  EXPECT_EQ(a.rate(), 5010_Mbps);
+  // One 1460 B packet: 1.168 us, so 58.832 us: in the gradient zone (first sample: g = 0, +delta).
+  netcc::timely b{mid()};
+  b.on_ack(netcc::ack_event{.now = netcc::timestamp{100'000}, .acked = 1460_B, .rtt = 60_us});
+  EXPECT_EQ(b.prev_rtt(), 58'832_ns);
+  EXPECT_EQ(b.last_action(), netcc::timely_action::increase);
+  // A cumulative ACK of 100 kB counts one segment (16 KB) of serialisation.
+  netcc::timely c{mid()};
+  c.on_ack(netcc::ack_event{.now = netcc::timestamp{100'000}, .acked = 100_KB, .rtt = 60_us});
+  EXPECT_EQ(c.prev_rtt(), 47'200_ns);
+  // ack_rtt = net: the RTT as it is.
+  netcc::timely e{{.initial_rate = 5_Gbps, .ack_rtt = netcc::timely_ack_rtt::net}};
+  e.on_ack(netcc::ack_event{.now = netcc::timestamp{100'000}, .acked = 16_KB, .rtt = 60_us});
+  EXPECT_EQ(e.prev_rtt(), 60_us);
+  // Not completions: no RTT, no newly acknowledged bytes, an RTT within the serialisation.
+  netcc::timely f{mid()};
+  f.on_ack(netcc::ack_event{.now = netcc::timestamp{1'000}, .acked = 16_KB, .rtt = 0_us});
+  f.on_ack(netcc::ack_event{.now = netcc::timestamp{2'000}, .acked = 0_B, .rtt = 60_us});
+  f.on_ack(netcc::ack_event{.now = netcc::timestamp{3'000}, .acked = 16_KB, .rtt = 12_us});
+  EXPECT_EQ(f.last_action(), netcc::timely_action::none);
+  EXPECT_EQ(f.prev_rtt(), 0_ns);
+  EXPECT_EQ(f.rate(), 5_Gbps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Algorithm 1, line by line (completions a minimum RTT or more apart: f = 1).
+
+template <class C>
+void low_threshold_adds_delta() {
+  C cc{mid()};
+  cc.on_rtt(at(100, 30'000));  // lines 5-7: 30 us < T_low = 50 us: 5000 + 10 = 5010 Mbps
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase_low);
+  EXPECT_NEAR(d(cc.rate_mbps()), 5010, q32_tol);
+  cc.on_rtt(at(200, 49'999));  // still below: 5020 (the +20 us rise is ignored below T_low)
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase_low);
+  EXPECT_NEAR(d(cc.rate_mbps()), 5020, q32_tol);
+  // ...but it is folded into rtt_diff: 0.98 * 0 + 0.02 * 19.999 = 0.39998 us (line 3).
+  EXPECT_NEAR(d(cc.rtt_diff_us()), 0.39998, q32_tol);
+  EXPECT_NEAR(d(cc.gradient()), 0.39998 / 20, q32_tol);
+}
+TEST(Timely, LowThresholdAddsDelta) {
+  low_threshold_adds_delta<netcc::timely>();
+  low_threshold_adds_delta<q32_timely>();
+}
+
+template <class C>
+void high_threshold_cuts_on_instantaneous_rtt() {
+  C cc{mid()};
+  // lines 8-10: RTT = 1000 us > T_high: 5000 * (1 - 0.8 * (1 - 500/1000)) = 5000 * 0.6 = 3000.
+  cc.on_rtt(at(1'000, 1'000'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::decrease_high);
+  EXPECT_NEAR(d(cc.rate_mbps()), 3000, q32_tol);
+  // 625 us: the gradient is negative (rtt_diff = 0.02 * -375 = -7.5 us, g = -0.375), but above
+  // T_high the instantaneous RTT decides: 3000 * (1 - 0.8 * (1 - 500/625)) = 3000 * 0.84 = 2520.
+  cc.on_rtt(at(2'000, 625'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::decrease_high);
+  EXPECT_NEAR(d(cc.gradient()), -0.375, q32_tol);
+  EXPECT_NEAR(d(cc.rate_mbps()), 2520, q32_tol);
+  // Exactly T_high is not above it: the gradient zone (g < 0: +delta).
+  cc.on_rtt(at(3'000, 500'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase);
+  EXPECT_NEAR(d(cc.rate_mbps()), 2530, q32_tol);
+}
+TEST(Timely, HighThresholdCutsOnInstantaneousRtt) {
+  high_threshold_cuts_on_instantaneous_rtt<netcc::timely>();
+  high_threshold_cuts_on_instantaneous_rtt<q32_timely>();
+}
+
+template <class C>
+void gradient_zone() {
+  C cc{mid()};
+  // c1: first sample, new_rtt_diff = 0, g = 0 <= 0: line 12, N = 1: 5000 + 10 = 5010.
+  cc.on_rtt(at(100, 100'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase);
+  EXPECT_NEAR(d(cc.rate_mbps()), 5010, q32_tol);
+  // c2: +20 us: rtt_diff = 0.02 * 20 = 0.4 us; g = 0.4 / 20 = 0.02 > 0: line 14,
+  //     5010 * (1 - 0.8 * 0.02) = 5010 * 0.984 = 4929.84.
+  cc.on_rtt(at(200, 120'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::decrease_gradient);
+  EXPECT_NEAR(d(cc.rtt_diff_us()), 0.4, q32_tol);
+  EXPECT_NEAR(d(cc.gradient()), 0.02, q32_tol);
+  EXPECT_NEAR(d(cc.rate_mbps()), 4929.84, q32_tol);
+  // c3: -10 us: rtt_diff = 0.98 * 0.4 - 0.02 * 10 = 0.192; g = 0.0096, still positive (the
+  //     EWMA keeps the trend): 4929.84 * (1 - 0.8 * 0.0096) = 4891.9788288.
+  cc.on_rtt(at(300, 110'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::decrease_gradient);
+  EXPECT_NEAR(d(cc.rtt_diff_us()), 0.192, q32_tol);
+  EXPECT_NEAR(d(cc.rate_mbps()), 4891.9788288, q32_tol);
+  EXPECT_EQ(cc.negative_gradients(), 0u);
+  // c4: -30 us: rtt_diff = 0.98 * 0.192 - 0.02 * 30 = -0.41184; g = -0.020592 < 0: +10.
+  cc.on_rtt(at(400, 80'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase);
+  EXPECT_NEAR(d(cc.rtt_diff_us()), -0.41184, q32_tol);
+  EXPECT_NEAR(d(cc.gradient()), -0.020592, q32_tol);
+  EXPECT_NEAR(d(cc.rate_mbps()), 4901.9788288, q32_tol);
+  EXPECT_EQ(cc.negative_gradients(), 1u);
+  EXPECT_EQ(cc.prev_rtt(), 80_us);
+}
+TEST(Timely, GradientZoneFollowsAlgorithm1) {
+  gradient_zone<netcc::timely>();
+  gradient_zone<q32_timely>();
+}
+
+template <class C>
+void steep_gradient_floors() {
+  // alpha = 1: rtt_diff is the last difference. 50 -> 450 us: g = 400 / 20 = 20, and
+  // 1 - 0.8 * 20 < 0: the rate goes to min_rate (10 Mbps), not below zero.
+  C cc{{.alpha = 1, .initial_rate = 5_Gbps}};
+  cc.on_rtt(at(100, 50'000));  // exactly T_low is not below it: the zone, g = 0, +delta
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase);
+  EXPECT_NEAR(d(cc.rate_mbps()), 5010, q32_tol);
+  cc.on_rtt(at(200, 450'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::decrease_gradient);
+  EXPECT_NEAR(d(cc.gradient()), 20, q32_tol);
+  EXPECT_EQ(cc.rate(), 10_Mbps);
+}
+TEST(Timely, SteepGradientFloorsAtMinRate) {
+  steep_gradient_floors<netcc::timely>();
+  steep_gradient_floors<q32_timely>();
+}
+
+TEST(Timely, RateIsCappedAtLineRateAndFlooredAtMinRate) {
+  // §5: "we also cap the maximum target rate at 10 Gbps".
+  netcc::timely up{{.initial_rate = 9'995_Mbps}};
+  up.on_rtt(at(100, 10'000));  // 9995 + 10 capped at 10000
+  EXPECT_EQ(up.rate(), 10_Gbps);
+  up.on_rtt(at(200, 10'000));
+  EXPECT_EQ(up.rate(), 10_Gbps);
+  // An hour of RTT: (1 - 0.8 (1 - 500 us / 1 h)) ~ 0.2 per completion, down to min_rate.
+  netcc::timely down{{.min_rate = 100_Mbps}};
+  for (int i = 1; i <= 10; ++i) down.on_rtt(at(i * 1000.0, 3'600'000'000'000));
+  EXPECT_EQ(down.rate(), 100_Mbps);
+  EXPECT_EQ(down.last_action(), netcc::timely_action::decrease_high);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HAI.
+
+template <class C>
+void hai_on_fifth() {
+  // alpha = 1 makes the gradient the last difference. RTTs fall by 1 us per completion in the
+  // gradient zone: completions 1-4 with a negative gradient add delta, the 5th and later add
+  // 5 delta; a completion with a zero gradient (equal RTT) ends HAI at once.
+  C cc{{.alpha = 1, .initial_rate = 5_Gbps}};
+  cc.on_rtt(at(100, 200'000));  // first sample: g = 0, +10
+  EXPECT_EQ(cc.negative_gradients(), 0u);
+  double want = 5010;
+  for (int k = 1; k <= 7; ++k) {
+    cc.on_rtt(at(100.0 + 100 * k, 200'000 - 1'000 * k));
+    EXPECT_EQ(cc.negative_gradients(), static_cast<std::uint32_t>(k));
+    EXPECT_EQ(cc.hai(), k >= 5) << k;
+    EXPECT_EQ(cc.last_action(),
+              k >= 5 ? netcc::timely_action::increase_hai : netcc::timely_action::increase)
+        << k;
+    want += k >= 5 ? 50 : 10;
+    EXPECT_NEAR(d(cc.rate_mbps()), want, q32_tol) << k;
+  }
+  cc.on_rtt(at(1'000, 193'000));  // equal RTT: g = 0 is not negative: counter 0, N = 1
+  EXPECT_EQ(cc.negative_gradients(), 0u);
+  EXPECT_FALSE(cc.hai());
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase);
+  EXPECT_NEAR(d(cc.rate_mbps()), want + 10, q32_tol);
+}
+TEST(Timely, HaiEngagesOnTheFifthNegativeGradientAndEndsAtOnce) {
+  hai_on_fifth<netcc::timely>();
+  hai_on_fifth<q32_timely>();
+}
+
+TEST(Timely, HaiCountsTheSmoothedGradientOnEveryCompletion) {
+  // With the default alpha the counter follows the EWMA, not the last difference: after a rise
+  // of 100 us, RTT falls by 1 us per completion and rtt_diff stays positive for a while.
+  netcc::timely cc{mid()};
+  cc.on_rtt(at(100, 100'000));
+  cc.on_rtt(at(200, 200'000));  // rtt_diff = 2 us
+  std::int64_t rtt = 200'000;
+  int k = 0;
+  while (cc.gradient() >= 0) {
+    rtt -= 1'000;
+    cc.on_rtt(at(300.0 + 100 * k++, rtt));
+  }
+  // 2 * 0.98^k - (1 - 0.98^k) < 0 for the first k with 0.98^k < 1/3: k = 55.
+  EXPECT_EQ(k, 55);
+  EXPECT_EQ(cc.negative_gradients(), 1u);
+  // The counter runs through the T_low region too: RTT steps from 145 us to 40 us.
+  cc.on_rtt(at(10'000, 145'000 - 1'000));
+  cc.on_rtt(at(10'100, 40'000));
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase_low);
+  EXPECT_EQ(cc.negative_gradients(), 3u);
+  cc.on_rtt(at(10'200, 39'000));
+  cc.on_rtt(at(10'300, 60'000));  // back in the zone, still negative on average: 5th -> HAI
+  EXPECT_LT(cc.gradient(), 0);
+  EXPECT_EQ(cc.negative_gradients(), 5u);
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase_hai);
+}
+
+// ---------------------------------------------------------------------------------------------
+// §5: scaling by the fraction of a minimum RTT.
+
+template <class C>
+void scaling() {
+  C cc{mid()};
+  cc.on_rtt(at(100, 30'000));  // first completion: f = 1, 5010
+  EXPECT_NEAR(d(cc.rate_mbps()), 5010, q32_tol);
+  // Four completions 5 us apart: f = 5/20 = 0.25 each, together one delta: 5020.
+  for (int i = 1; i <= 4; ++i) cc.on_rtt(at(100 + 5.0 * i, 30'000));
+  EXPECT_NEAR(d(cc.rate_mbps()), 5020, q32_tol);
+  // 40 us later: f = min(1, 2) = 1.
+  cc.on_rtt(at(160, 30'000));
+  EXPECT_NEAR(d(cc.rate_mbps()), 5030, q32_tol);
+  // Same timestamp: f = 0, the rate holds, but prev_rtt and rtt_diff move.
+  cc.on_rtt(at(160, 1'000'000));
+  EXPECT_NEAR(d(cc.rate_mbps()), 5030, q32_tol);
+  EXPECT_EQ(cc.prev_rtt(), 1'000'000_ns);
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::decrease_high);
+  // Earlier than the previous completion: f = 0 too.
+  cc.on_rtt(at(150, 1'000'000));
+  EXPECT_NEAR(d(cc.rate_mbps()), 5030, q32_tol);
+  // 5 us after the latest time seen (160): f = 0.25 on the T_high cut:
+  // 5030 * (1 - 0.25 * 0.8 * (1 - 500/1000)) = 5030 * 0.9 = 4527.
+  cc.on_rtt(at(165, 1'000'000));
+  EXPECT_NEAR(d(cc.rate_mbps()), 4527, q32_tol);
+}
+TEST(Timely, UpdatesScaleByTheFractionOfMinRtt) {
+  scaling<netcc::timely>();
+  scaling<q32_timely>();
+}
+
+TEST(Timely, UnscaledRunsAlgorithm1PerCompletion) {
+  netcc::timely cc{{.initial_rate = 5_Gbps, .scale_updates = false}};
+  for (int i = 0; i < 4; ++i) cc.on_rtt(at(100, 30'000));  // same time, each a full delta
+  EXPECT_EQ(cc.rate(), 5040_Mbps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// §5: application-limited increases.
+
+TEST(Timely, IncreasesNeedMoreThan80PercentOfTheRate) {
+  netcc::timely cc{mid()};
+  // Exactly 80% (4000 of 5000 Mbps) is not "more than 80%": the increase is withheld.
+  cc.on_rtt(at(100, 30'000), 4000_Mbps);
+  EXPECT_EQ(cc.rate(), 5_Gbps);
+  EXPECT_TRUE(cc.increase_held());
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase_low);
+  cc.on_rtt(at(200, 30'000), netcc::bit_rate{4'000'000'001});
+  EXPECT_EQ(cc.rate(), 5010_Mbps);
+  EXPECT_FALSE(cc.increase_held());
+  // Decreases apply whatever the application does.
+  cc.on_rtt(at(300, 1'000'000), 0_bps);  // 5010 * 0.6 = 3006
+  EXPECT_EQ(cc.rate(), 3006_Mbps);
+  // The gradient-zone increase is held too: a first sample of 100 us (g = 0, line 12) with the
+  // application at 1 Gbps < 0.8 * 5 Gbps.
+  netcc::timely zone{mid()};
+  zone.on_rtt(at(100, 100'000), 1_Gbps);
+  EXPECT_EQ(zone.last_action(), netcc::timely_action::increase);
+  EXPECT_TRUE(zone.increase_held());
+  EXPECT_EQ(zone.rate(), 5_Gbps);
+  // app_limit = 0: the rule is off.
+  netcc::timely off{{.initial_rate = 5_Gbps, .app_limit = 0}};
+  off.on_rtt(at(100, 30'000), 0_bps);
+  EXPECT_EQ(off.rate(), 5010_Mbps);
+}
+
+TEST(Timely, SendMeterMeasuresTheApplicationRate) {
+  netcc::timely cc{{.initial_rate = 1_Gbps}};  // meter window = minRTT = 20 us
+  // Backlogged until the first on_send.
+  cc.on_rtt(at(10, 30'000));
+  EXPECT_EQ(cc.rate(), 1010_Mbps);
+  // 12,500 B every 100 us is 1 Gbps. The window opened at 0 closes at 100: 12500 B / 100 us.
+  cc.on_send(12'500_B, netcc::timestamp{0});
+  cc.on_rtt(at(50, 30'000));  // open window spans 50 us >= 20 us: 12500 B / 50 us = 2 Gbps
+  EXPECT_EQ(cc.rate(), 1020_Mbps);
+  cc.on_send(12'500_B, netcc::timestamp{100'000});
+  EXPECT_EQ(cc.send_rate(), 1_Gbps);
+  cc.on_send(12'500_B, netcc::timestamp{200'000});
+  // At 210 us the open window (200 us, 12,500 B) spans only 10 us: the closed one decides,
+  // 1 Gbps > 0.8 * 1020 Mbps = 816 Mbps.
+  cc.on_rtt(at(210, 30'000));
+  EXPECT_EQ(cc.rate(), 1030_Mbps);
+  // The application stops. At 350 us: 12,500 B / 150 us = 666.7 Mbps < 0.8 * 1030 = 824: held.
+  cc.on_rtt(at(350, 30'000));
+  EXPECT_TRUE(cc.increase_held());
+  EXPECT_EQ(cc.rate(), 1030_Mbps);
+  // Sends within one window are summed (a send stamped before the window opened counts in it,
+  // a negative size as zero); the window closes at the first send 20 us or more after it
+  // opened: 30,000 B over 30 us = 8 Gbps.
+  netcc::timely m{{.initial_rate = 1_Gbps}};
+  m.on_send(10'000_B, netcc::timestamp{0});
+  m.on_send(10'000_B, netcc::timestamp{5'000});
+  m.on_send(10'000_B, netcc::timestamp{-1'000});  // stamped before the window: counted in it
+  m.on_send(netcc::bytes{-7}, netcc::timestamp{10'000});
+  EXPECT_EQ(m.send_rate(), 0_bps);           // no window closed yet
+  m.on_send(1_B, netcc::timestamp{30'000});  // 30,000 B / 30 us = 8 Gbps
+  EXPECT_EQ(m.send_rate(), 8_Gbps);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Feedback traits, no-sample events, double vs q32.
+
+namespace my_stack {
+struct completion {
+  std::uint64_t t_ns;
+  std::uint32_t rtt_ns;
+};
+}  // namespace my_stack
+
+template <>
+struct netcc::feedback_traits<my_stack::completion> {
+  static constexpr netcc::timestamp now(const my_stack::completion& c) noexcept {
+    return netcc::timestamp{static_cast<std::int64_t>(c.t_ns)};
+  }
+  static constexpr netcc::duration rtt(const my_stack::completion& c) noexcept {
+    return netcc::duration{c.rtt_ns};
+  }
+};
+
+TEST(Timely, TakesAStacksOwnCompletionType) {
+  netcc::timely a{mid()}, b{mid()};
+  a.on_rtt(my_stack::completion{100'000, 30'000});
+  b.on_rtt(at(100, 30'000));
+  EXPECT_EQ(a.rate(), b.rate());
+  EXPECT_EQ(a.rate(), 5010_Mbps);
+}
+
+TEST(Timely, ZeroAndNegativeRttsAreNoSample) {
+  netcc::timely cc{mid()};
+  cc.on_rtt(at(100, 0));
+  cc.on_rtt(at(200, -5'000));
+  cc.on_rtt(at(300, 0), 10_Gbps);
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::none);
+  EXPECT_EQ(cc.rate(), 5_Gbps);
+  cc.on_rtt(at(400, 1));  // 1 ns is a sample: below T_low, +delta (first completion: f = 1)
+  EXPECT_EQ(cc.rate(), 5010_Mbps);
+}
+
+TEST(Timely, DoubleAndQ32AgreeOnAnIncastLikeTrace) {
+  // RTTs rising through the zone past T_high and falling back below T_low, completions 4 us
+  // apart (f = 0.2), the application at the line rate.
+  netcc::timely a;
+  q32_timely b;
+  std::int64_t t = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const std::int64_t rtt =
+        i < 400 ? 20'000 + 1'500 * i
+                : (i < 800 ? 620'000 - 1'500 * (i - 400) : 30'000 + (i % 7) * 4'000);
+    t += 4'000;
+    a.on_send(5'000_B, netcc::timestamp{t});
+    b.on_send(5'000_B, netcc::timestamp{t});
+    a.on_rtt(netcc::rtt_event{.now = netcc::timestamp{t}, .rtt = netcc::duration{rtt}});
+    b.on_rtt(netcc::rtt_event{.now = netcc::timestamp{t}, .rtt = netcc::duration{rtt}});
+    ASSERT_EQ(a.last_action(), b.last_action()) << i;
+    ASSERT_EQ(a.negative_gradients(), b.negative_gradients()) << i;
+    ASSERT_NEAR(a.rate_mbps(), b.rate_mbps().to_double(), 1e-4) << i;
+    ASSERT_NEAR(a.rtt_diff_us(), b.rtt_diff_us().to_double(), 1e-6) << i;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties.
+
+namespace {
+
+struct op {
+  int kind;  // 0: on_rtt, 1: on_rtt with a send rate, 2: on_ack, 3: on_send
+  std::int64_t t;
+  std::int64_t rtt;
+  std::int64_t amount;  // bytes (ack, send) or bps (send rate)
+};
+
+std::int64_t gen_rtt() {
+  switch (*rc::gen::inRange(0, 8)) {
+    case 0:
+      return 0;
+    case 1:
+      return *rc::gen::element<std::int64_t>(3'600'000'000'000,
+                                             std::numeric_limits<std::int64_t>::max(), -1,
+                                             std::numeric_limits<std::int64_t>::min());
+    case 2:
+      return *rc::gen::inRange<std::int64_t>(1, 60'000);  // around T_low
+    case 3:
+      return *rc::gen::inRange<std::int64_t>(400'000, 2'000'000);  // around T_high
+    default:
+      return *rc::gen::inRange<std::int64_t>(1, 700'000);
+  }
+}
+
+// Random sequences: RTTs anywhere (zero, an hour, the int64 ends, rising, falling, equal),
+// times mostly advancing with equal and earlier ones, sends and ACKs of any size.
+std::vector<op> gen_ops() {
+  const auto n = *rc::gen::inRange(1, 300);
+  std::vector<op> v;
+  std::int64_t t = 0;
+  std::int64_t rtt = 100'000;
+  for (int i = 0; i < n; ++i) {
+    const int dt = *rc::gen::inRange(0, 10);
+    if (dt < 6) {
+      t += *rc::gen::inRange<std::int64_t>(0, 40'000);
+    } else if (dt < 8) {
+      t += *rc::gen::inRange<std::int64_t>(0, 5'000'000);
+    } else if (dt == 8) {
+      t -= *rc::gen::inRange<std::int64_t>(0, 100'000);
+    }
+    const int r = *rc::gen::inRange(0, 4);
+    if (r == 0) {
+      rtt = gen_rtt();
+    } else if (r == 1 && rtt > 5'000) {
+      rtt -= *rc::gen::inRange<std::int64_t>(0, 5'000);  // decreasing runs (HAI)
+    } else if (r == 2 && rtt < 1'000'000'000) {
+      rtt += *rc::gen::inRange<std::int64_t>(0, 5'000);
+    }  // else: equal
+    v.push_back({*rc::gen::inRange(0, 4), t, rtt,
+                 *rc::gen::element<std::int64_t>(0, 1460, 16'000, 1'000'000'000, 1LL << 40, -1)});
+  }
+  return v;
+}
+
+netcc::timely_params gen_params() {
+  netcc::timely_params p;
+  p.line_rate = netcc::bit_rate{
+      *rc::gen::element<std::int64_t>(1'000'000'000, 10'000'000'000, 100'000'000'000)};
+  p.min_rate = netcc::bit_rate{*rc::gen::element<std::int64_t>(1, 10'000'000, 500'000'000)};
+  p.t_low = netcc::duration{*rc::gen::element<std::int64_t>(0, 10'000, 50'000)};
+  p.t_high = netcc::duration{*rc::gen::element<std::int64_t>(50'000, 200'000, 500'000)};
+  p.delta = netcc::bit_rate{*rc::gen::element<std::int64_t>(0, 10'000'000, 500'000'000)};
+  p.beta = *rc::gen::element(0.1, 0.5, 0.8, 1.0);
+  p.alpha = *rc::gen::element(0.02, 0.125, 0.875, 1.0);
+  p.hai_threshold = static_cast<std::uint32_t>(*rc::gen::inRange(1, 8));
+  p.hai_factor = static_cast<std::uint32_t>(*rc::gen::inRange(1, 8));
+  p.min_rtt = netcc::duration{*rc::gen::element<std::int64_t>(1, 5'000, 20'000)};
+  p.initial_rate = netcc::bit_rate{*rc::gen::element<std::int64_t>(0, 100'000'000)};
+  p.app_limit = *rc::gen::element(0.0, 0.8, 1.0);
+  p.scale_updates = *rc::gen::arbitrary<bool>();
+  p.ack_rtt = *rc::gen::element(netcc::timely_ack_rtt::completion_time, netcc::timely_ack_rtt::net);
+  return p;
+}
+
+template <class C>
+void apply(C& cc, const op& o) {
+  const netcc::timestamp t{o.t};
+  const netcc::duration rtt{o.rtt};
+  switch (o.kind) {
+    case 0:
+      cc.on_rtt(netcc::rtt_event{.now = t, .rtt = rtt});
+      break;
+    case 1:
+      cc.on_rtt(netcc::rtt_event{.now = t, .rtt = rtt}, netcc::bit_rate{o.amount});
+      break;
+    case 2:
+      cc.on_ack(netcc::ack_event{.now = t, .acked = netcc::bytes{o.amount}, .rtt = rtt});
+      break;
+    default:
+      cc.on_send(netcc::bytes{o.amount}, t);
+  }
+}
+
+// The RTT the controller sees for `o` (0: no sample).
+netcc::duration seen_rtt(const netcc::timely_params& p, const op& o) {
+  if (o.kind == 3 || o.rtt <= 0) return netcc::duration::zero();
+  if (o.kind != 2 || p.ack_rtt == netcc::timely_ack_rtt::net)
+    return o.kind == 2 && o.amount <= 0 ? netcc::duration::zero() : netcc::duration{o.rtt};
+  if (o.amount <= 0) return netcc::duration::zero();
+  const netcc::bytes seg = netcc::bytes{o.amount} < p.segment ? netcc::bytes{o.amount} : p.segment;
+  return netcc::timely_rtt(netcc::duration{o.rtt}, seg, p.line_rate);
+}
+
+template <class C>
+void check_bounds(const C& cc) {
+  const auto p = cc.params();
+  RC_ASSERT(netcc::validate(p).ok());
+  RC_ASSERT(cc.rate() >= p.min_rate);
+  RC_ASSERT(cc.rate() <= p.line_rate);
+  RC_ASSERT(netcc::number_traits<typename C::value_type>::is_finite(cc.rate_mbps()));
+  RC_ASSERT(netcc::number_traits<typename C::value_type>::is_finite(cc.gradient()));
+  const double mb = netcc::to_double(cc.rate_mbps());
+  RC_ASSERT(mb >= static_cast<double>(p.min_rate.bps()) / 1e6 - 1e-9);
+  RC_ASSERT(mb <= static_cast<double>(p.line_rate.bps()) / 1e6 + 1e-9);
+}
+
+// The laws of one step from any reachable state.
+template <class C>
+void check_laws(const netcc::timely_params& p, const std::vector<op>& ops) {
+  C cc{p};
+  const auto q = cc.params();
+  for (const auto& o : ops) {
+    const C before = cc;
+    apply(cc, o);
+    check_bounds(cc);
+    const netcc::duration rtt = seen_rtt(q, o);
+    if (rtt <= netcc::duration::zero()) {  // no completion: only the meter may move
+      RC_ASSERT(cc.rate_mbps() == before.rate_mbps());
+      RC_ASSERT(cc.negative_gradients() == before.negative_gradients());
+      RC_ASSERT(cc.prev_rtt() == before.prev_rtt());
+      continue;
+    }
+    RC_ASSERT(cc.prev_rtt() == rtt);
+    const double g = netcc::to_double(cc.gradient());
+    // An RTT above T_high never raises the rate; one below T_low never lowers it.
+    if (rtt > q.t_high) {
+      RC_ASSERT(cc.rate_mbps() <= before.rate_mbps());
+      RC_ASSERT(cc.last_action() == netcc::timely_action::decrease_high);
+    }
+    if (rtt < q.t_low) {
+      RC_ASSERT(cc.rate_mbps() >= before.rate_mbps());
+      RC_ASSERT(cc.last_action() == netcc::timely_action::increase_low);
+    }
+    // HAI: the counter is the run of negative gradients; HAI exactly when it reaches the
+    // threshold, and it ends on the first completion whose gradient is not negative.
+    if (g < 0) {
+      const auto prev = before.negative_gradients();
+      RC_ASSERT(cc.negative_gradients() == (prev == 0xFFFF'FFFFu ? prev : prev + 1));
+    } else {
+      RC_ASSERT(cc.negative_gradients() == 0u);
+      RC_ASSERT(!cc.hai());
+    }
+    RC_ASSERT(cc.hai() == (cc.negative_gradients() >= q.hai_threshold));
+    const auto a = cc.last_action();
+    if (a == netcc::timely_action::increase || a == netcc::timely_action::increase_hai) {
+      RC_ASSERT(g <= 0);
+      RC_ASSERT((a == netcc::timely_action::increase_hai) == cc.hai());
+    }
+    if (a == netcc::timely_action::decrease_gradient) RC_ASSERT(g > 0);
+    // Increases never lower, decreases never raise; a held increase changes nothing.
+    if (a == netcc::timely_action::increase || a == netcc::timely_action::increase_hai ||
+        a == netcc::timely_action::increase_low)
+      RC_ASSERT(cc.rate_mbps() >= before.rate_mbps());
+    else
+      RC_ASSERT(cc.rate_mbps() <= before.rate_mbps());
+    if (cc.increase_held()) RC_ASSERT(cc.rate_mbps() == before.rate_mbps());
+  }
+}
+
+}  // namespace
+
+RC_GTEST_PROP(TimelyProp, OutputsFiniteAndBoundedForAnyRttSequence, ()) {
+  const auto p = gen_params();
+  const auto ops = gen_ops();
+  netcc::timely a{p};
+  q32_timely b{p};
+  for (const auto& o : ops) {
+    apply(a, o);
+    apply(b, o);
+    check_bounds(a);
+    check_bounds(b);
+  }
+}
+
+RC_GTEST_PROP(TimelyProp, ThresholdAndHaiLawsHoldEveryStep, ()) {
+  const auto p = gen_params();
+  const auto ops = gen_ops();
+  check_laws<netcc::timely>(p, ops);
+  check_laws<q32_timely>(p, ops);
+}
+
+RC_GTEST_PROP(TimelyProp, HaiEngagesAfterFiveNegativeGradientsAndStopsAtOnce, ()) {
+  // Falling RTTs in the gradient zone with alpha = 1: the k-th negative completion is in HAI
+  // iff k >= 5; a rise or an equal RTT ends it on that completion.
+  const int falls = *rc::gen::inRange(1, 20);
+  netcc::timely cc{{.alpha = 1, .initial_rate = 1_Gbps}};
+  std::int64_t t = 0, rtt = 400'000;
+  cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{t}, .rtt = netcc::duration{rtt}});
+  for (int k = 1; k <= falls; ++k) {
+    t += *rc::gen::inRange<std::int64_t>(0, 40'000);
+    rtt -= *rc::gen::inRange<std::int64_t>(1, 10'000);
+    cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{t}, .rtt = netcc::duration{rtt}});
+    RC_ASSERT(cc.negative_gradients() == static_cast<std::uint32_t>(k));
+    RC_ASSERT(cc.last_action() ==
+              (k >= 5 ? netcc::timely_action::increase_hai : netcc::timely_action::increase));
+  }
+  t += *rc::gen::inRange<std::int64_t>(0, 40'000);
+  rtt += *rc::gen::inRange<std::int64_t>(0, 2);  // not lower: gradient >= 0
+  cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{t}, .rtt = netcc::duration{rtt}});
+  RC_ASSERT(cc.negative_gradients() == 0u);
+  RC_ASSERT(!cc.hai());
+  RC_ASSERT(cc.last_action() != netcc::timely_action::increase_hai);
+}
+
+RC_GTEST_PROP(TimelyProp, DoubleAndQ32Agree, ()) {
+  // Same events, RTTs below a second, alpha and beta exact in q32. rtt_diff agrees within
+  // 1e-6 us; the policies take the same line of Algorithm 1 unless the smoothed gradient sits on
+  // zero to within that (or the application test on its 80 % boundary), where the comparison
+  // stops; rates agree within 1e-6 of the line rate + 1e-3 Mbps.
+  auto p = gen_params();
+  p.alpha = *rc::gen::element(0.5, 0.25, 0.125, 1.0);  // exact in both policies
+  p.beta = *rc::gen::element(0.5, 0.75, 1.0);
+  p.min_rtt = netcc::duration{*rc::gen::element<std::int64_t>(5'000, 20'000)};
+  const auto ops = gen_ops();
+  netcc::timely a{p};
+  q32_timely b{p};
+  const double line = static_cast<double>(a.params().line_rate.bps()) / 1e6;
+  for (const auto& o : ops) {
+    if (o.rtt <= 0 || o.rtt > 1'000'000'000) continue;
+    apply(a, o);
+    apply(b, o);
+    // rtt_diff is the same filter over the same integer samples: rounding apart, equal.
+    RC_ASSERT(std::abs(a.rtt_diff_us() - b.rtt_diff_us().to_double()) <= 1e-6);
+    if (a.last_action() != b.last_action() || a.negative_gradients() != b.negative_gradients()) {
+      RC_ASSERT(std::abs(a.rtt_diff_us()) < 1e-6);  // the gradient's sign within rounding
+      return;
+    }
+    // With the states equal within tolerance, a different application test can only come from
+    // a measured rate on the 80 % boundary.
+    if (a.increase_held() != b.increase_held()) return;
+    RC_ASSERT(std::abs(a.rate_mbps() - b.rate_mbps().to_double()) <= 1e-6 * line + 1e-3);
+  }
+}
