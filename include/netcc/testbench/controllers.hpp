@@ -75,6 +75,16 @@ namespace netcc::testbench {
                                          .base_rtt = c.base_rtt,
                                          .expected_flows = c.expected_flows});
                }});
+  // HPCC+ (FastTune §V-A "Schemes"): HPCC without its additive-increase stages (maxStage = 0),
+  // the comparison FastTune's evaluation adds; otherwise HPCC's parameters.
+  v.push_back({"hpcc-plus", "HPCC+ of FastTune §V-A: HPCC with maxStage = 0", nullptr,
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 hpcc_params p{.host_rate = c.host_rate,
+                               .base_rtt = c.base_rtt,
+                               .expected_flows = c.expected_flows};
+                 p.max_stage = 0;
+                 return std::make_unique<cc_model<hpcc>>("hpcc-plus", p);
+               }});
   // FastTune: INT comes padded into ACKs and S-ACKs by FastTune switches (Algorithm 1), not
   // pushed onto data packets.
   v.push_back({"fasttune", "FastTune sender with S-ACKs and ACK padding (ISPA'21 Alg. 1, 2)",

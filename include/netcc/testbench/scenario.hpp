@@ -91,6 +91,9 @@ struct scenario {
   double long_start_gap_us = 0;
   /// @brief When each long flow stops, us after it starts (0: runs to the end).
   double long_stop_after_us = 0;
+  /// @brief 1: the long flows after the first all start together, long_start_gap_us after it
+  /// (a many-to-one join); 0: each starts long_start_gap_us after the previous one.
+  int long_join_together = 0;
   /// @brief Incast flows (from the next senders), all started together.
   int incast_flows = 10;
   /// @brief Size of each incast flow, bytes.
@@ -184,6 +187,7 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   if (key == "long_flows") return num(s.long_flows, 0, 1024);
   if (key == "long_start_gap_us") return num(s.long_start_gap_us, 0, 1e7);
   if (key == "long_stop_after_us") return num(s.long_stop_after_us, 0, 1e7);
+  if (key == "long_join_together") return num(s.long_join_together, 0, 1);
   if (key == "incast_flows") return num(s.incast_flows, 0, 1024);
   if (key == "incast_size_bytes") return num(s.incast_size_bytes, 1, 1e10);
   if (key == "incast_at_us") return num(s.incast_at_us, 0, 1e7);
@@ -224,6 +228,7 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
           {"long_flows", "long-running flows"},
           {"long_start_gap_us", "gap between long-flow starts, us"},
           {"long_stop_after_us", "each long flow stops this long after it starts, us (0: never)"},
+          {"long_join_together", "1: long flows after the first start together, one gap after it"},
           {"incast_flows", "flows of the incast burst"},
           {"incast_size_bytes", "size of each incast flow, bytes"},
           {"incast_at_us", "incast start, us"},
@@ -347,9 +352,29 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
   fig4.incast_at_us = 500;
   fig4.duration_us = 3000;
   fig4.expected_flows = 11;
-  m["powertcp-fig4"] = {"PowerTCP Fig. 4: a long flow and a 10:1 incast at 500 us onto a 25 Gbps "
-                        "receiver; leaf-spine, 25 Gbps hosts, 100 Gbps fabric",
-                        fig4};
+  m["powertcp-fig4"] = {
+      "PowerTCP Fig. 4: a long flow and a 10:1 incast at 500 us onto a 25 Gbps "
+      "receiver; leaf-spine, 25 Gbps hosts, 100 Gbps fabric",
+      fig4};
+  // FastTune §V-B, Figure 7: many-to-one; flow 1 alone, then flows 2-4 together at line rate.
+  // 10 Gbps links and 2 us per link as the paper's Clos (§V-A); a star of four senders stands
+  // for its unspecified many-to-one topology. HPCC's parameters for every INT controller.
+  scenario fig7;
+  fig7.name = "fasttune-fig7";
+  fig7.senders = 4;
+  fig7.host_gbps = 10;
+  fig7.bottleneck_gbps = 10;
+  fig7.link_delay_ns = 2000;
+  fig7.long_flows = 4;
+  fig7.long_join_together = 1;
+  fig7.long_start_gap_us = 200;
+  fig7.incast_flows = 0;
+  fig7.duration_us = 800;
+  fig7.expected_flows = 4;
+  m["fasttune-fig7"] = {
+      "FastTune Fig. 7: one flow, then three more join together at line rate; "
+      "10 Gbps star, 2 us links",
+      fig7};
   scenario web = scenario{};
   web.name = "websearch";
   web.topology = "leafspine";
@@ -469,7 +494,8 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
 
   std::vector<flow_id> long_ids, incast_ids;
   for (int i = 0; i < s.long_flows; ++i) {
-    const timestamp start{static_cast<std::int64_t>(i * s.long_start_gap_us * 1000)};
+    const int slot = s.long_join_together != 0 ? std::min(i, 1) : i;
+    const timestamp start{static_cast<std::int64_t>(slot * s.long_start_gap_us * 1000)};
     const timestamp stop =
         s.long_stop_after_us > 0
             ? start + duration{static_cast<std::int64_t>(s.long_stop_after_us * 1000)}
