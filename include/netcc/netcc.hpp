@@ -19,6 +19,7 @@
 #include "netcc/control/hpcc.hpp"
 #include "netcc/control/int_utilisation.hpp"
 #include "netcc/control/powertcp.hpp"
+#include "netcc/control/swift.hpp"
 #include "netcc/control/timely.hpp"
 #include "netcc/control/vegas.hpp"
 #include "netcc/core.hpp"

@@ -15,6 +15,7 @@
 #include "netcc/control/fasttune.hpp"
 #include "netcc/control/hpcc.hpp"
 #include "netcc/control/powertcp.hpp"
+#include "netcc/control/swift.hpp"
 #include "netcc/control/timely.hpp"
 #include "netcc/control/vegas.hpp"
 #include "netcc/testbench/scenario.hpp"
@@ -58,6 +59,14 @@ namespace netcc::testbench {
              "timely",
              timely_params{.min_rtt = c.base_rtt, .segment = c.mtu, .line_rate = c.host_rate});
        }});
+  // Swift: RTT samples only, the defaults of netcc::swift_params (50 us base target and a
+  // 200 us flow-scaling range, as Bolt §5.3 configures Swift), packets of MTU - 40 B payload.
+  v.push_back({"swift", "Swift, delay target with flow scaling (SIGCOMM'20 Algorithm 1)",
+               [](switch_config& sw, const cc_context&) { sw.int_push = false; },
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<swift>>("swift",
+                                                          swift_params{.mss = c.mtu - bytes{40}});
+               }});
   // TCP Vegas: RTT samples only, a window of whole segments (MSS = MTU - 40 B of IPv4 and TCP
   // headers), the paper's alpha = 2, beta = 4, gamma = 1, and growth only while the window limits
   // the sender (Linux's rule): a host whose NIC is the bottleneck waits for its own link, a

@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Swift: additive increase while the measured delay is below a target delay, a
+/// multiplicative decrease proportional to the excess at most once per RTT, a target scaled by
+/// hop count and by the flow's window, windows below one packet enforced by pacing.
+///
+/// Paper: Gautam Kumar, Nandita Dukkipati, Keon Jang, Hassan M. G. Wassel, Xian Wu, Behnam
+/// Montazeri, Yaogong Wang, Kevin Springborn, Christopher Alfeld, Michael Ryan, David Wetherall,
+/// Amin Vahdat, "Swift: Delay is Simple and Effective for Congestion Control in the Datacenter",
+/// ACM SIGCOMM 2020 (below: "the paper"). Section numbers are the paper's §3 (design):
+/// §3.1 the delay measurement and its split into fabric and endpoint parts, §3.2 Algorithm 1,
+/// §3.3 the fabric and endpoint windows, §3.4 large-scale incast (windows below one packet),
+/// §3.5 scaling the fabric target delay, §3.6 loss recovery.
+///
+/// What is implemented, rule by rule (Algorithm 1 and the sections it refers to)
+/// - Per ACK with an RTT sample (netcc::basic_swift::on_ack), Algorithm 1 "On Receiving ACK":
+///   retransmit_cnt <- 0; target_delay <- TargetDelay(); if delay < target_delay, additive
+///   increase: cwnd <- cwnd + ai / cwnd * num_acked when cwnd >= 1 (ai packets per RTT: a
+///   window's worth of ACKs arrives per RTT), cwnd <- cwnd + ai * num_acked when cwnd < 1 (ai per
+///   ACK, one ACK per pacing delay rtt / cwnd); else, if can_decrease, multiplicative
+///   decrease cwnd <- max(1 - beta * (delay - target_delay) / delay, 1 - max_mdf) * cwnd, where
+///   can_decrease = (now - t_last_decrease >= rtt): at most one decrease per RTT.
+/// - Retransmission timeout (on_timeout), Algorithm 1 "On Retransmit Timeout": retransmit_cnt
+///   <- retransmit_cnt + 1; if retransmit_cnt >= RETX_RESET_THRESHOLD, cwnd <- min_cwnd; else, if
+///   can_decrease, cwnd <- (1 - max_mdf) * cwnd.
+/// - Fast recovery (on_fast_recovery, or on_loss with the ACK that found the loss), Algorithm 1
+///   "On Fast Recovery" (§3.6: SACK-based loss detection): retransmit_cnt <- 0; if
+///   can_decrease, cwnd <- (1 - max_mdf) * cwnd.
+/// - After every event: cwnd <- clamp(min_cwnd, cwnd, max_cwnd) (Algorithm 1), in packets,
+///   fractional; min_cwnd down to 0.001 packets (§3.4).
+/// - Pacing below one packet (§3.4, the last lines of Algorithm 1): pacing_delay <- rtt / cwnd
+///   when cwnd < 1, else 0 (no pacing). netcc::basic_swift::pacing_delay gives the inter-packet
+///   delay, netcc::basic_swift::pacing_rate the rate that spaces MSS-sized packets by it
+///   (RTT * MSS / cwnd_bytes); bit_rate::max() means "not paced".
+/// - The fabric target (§3.5): target = base_target + #hops * h
+///   + max(0, min(alpha / sqrt(fcwnd) + beta_fs, fs_range)), with
+///   alpha = fs_range / (1 / sqrt(fs_min_cwnd) - 1 / sqrt(fs_max_cwnd)) and
+///   beta_fs = -alpha / sqrt(fs_max_cwnd): the flow-scaling term is fs_range at fs_min_cwnd and
+///   falls as 1 / sqrt(fcwnd) to 0 at fs_max_cwnd. #hops comes from the event when its feedback
+///   traits have `hop_count(e)` and it is non-zero (an INT stack's record count, or a hop count a
+///   stack derives from the IP TTL as the paper does), otherwise from swift_params::hops.
+/// - Fabric and endpoint windows (§3.3): when the event's traits have `endpoint_delay(e)`
+///   (netcc::SwiftEndpointFeedback; the paper's endpoint delay is the remote queuing echoed in
+///   the ACK plus the local NIC Rx delay, netcc::swift_ack_event), the endpoint delay drives
+///   ecwnd against endpoint_target and fabric delay = RTT - endpoint delay drives fcwnd against
+///   the scaled fabric target, each window by Algorithm 1 with its own t_last_decrease; the
+///   window in force is min(fcwnd, ecwnd). An event without an endpoint delay (netcc::ack_event,
+///   netcc::rtt_event) counts its whole RTT as fabric delay and leaves ecwnd alone. Timeouts and
+///   fast recovery act on both windows.
+///
+/// Defaults (netcc::swift_params) and their sources
+/// - min_cwnd = 0.001 packets: §3.4 ("a minimum of 0.001 packets").
+/// - base_target = 50 us: the Bolt paper (NSDI'23, seed 001, §5.3 footnote 5) configures Swift
+///   with "50 us base target delay as specified in the paper".
+/// - fs_range = 200 us: the same footnote (Swift's flow-scaling range in Bolt's 25 Gbps testbed).
+/// - fs_min_cwnd = 0.1 packets, fs_max_cwnd = 100 packets: the window range over which §3.5
+///   scales the target (from a tenth of a packet, deep in the §3.4 incast regime, up to windows
+///   that only few flows sharing a link reach).
+/// - max_mdf = 0.5: a loss or timeout at most halves the window, as in TCP; the MD cut is bounded
+///   the same way.
+/// - beta = 0.8: the paper names the constant and gives no number here; netcc takes TIMELY's
+///   multiplicative-decrease factor (seed 002, §6: beta = 0.8), Swift's predecessor's.
+/// - ai = 1 packet per RTT: no number in the paper; TCP's congestion-avoidance increase (and
+///   Bolt's fall-back additive increase, seed 001 §3.4: "cwnd is incremented once every RTT").
+/// - RETX_RESET_THRESHOLD = 5 consecutive timeouts: named, not valued, by the paper; netcc.
+/// - per-hop h = 1 us, hops = 0 (when the event has none), endpoint_target = 50 us,
+///   init_cwnd = 10 packets (RFC 6928's initial window; Swift has no slow start),
+///   max_cwnd = 10^6 packets, MSS = 1460 B: not in the paper; netcc's choices, to be set per
+///   fabric (h is about one switch's propagation, serialisation and switching delay).
+///
+/// Decisions the paper leaves open (each tested in tests/control/swift_test.cpp)
+/// - delay == target_delay: Algorithm 1's MD branch with a factor of exactly 1; netcc treats it
+///   as no decrease (and does not restart the decrease clock).
+/// - An event with RTT <= 0 carries no delay sample (netcc::ack_event's convention): it resets
+///   retransmit_cnt (it is an ACK) and changes no window. An endpoint delay outside [0, RTT] is
+///   clamped into it.
+/// - num_acked = acked bytes / MSS (fractional; a duplicate ACK acknowledges 0); an event
+///   without acked bytes counts as one packet. Negative counts count as 0. The fixed-point
+///   policy holds num_acked up to 2^31 packets per ACK (more saturates there).
+/// - The RTT that can_decrease compares with: the ACK's own sample on an ACK; the last sample
+///   on a timeout or fast recovery (0, i.e. no wait, before the first sample). The pacing delay
+///   uses the last sample, or base_target before the first one.
+/// - The endpoint window starts, at the first endpoint-delay sample, as a copy of the fabric
+///   window and its decrease clock (an event type without endpoint delays never limits cwnd).
+/// - A clock that steps back (now before t_last_decrease) restarts the decrease clock at now.
+/// - The fabric target is kept in whole ns: the flow-scaling term is rounded to the nearest ns.
+/// - Fixed point (netcc::arith::q32): every event is integer arithmetic, the square root of §3.5
+///   included (a 64-bit digit-by-digit root of the normalised window, rounded down, relative
+///   error below 2^-30); the windows agree with double within the rounding bound that
+///   tests/control/swift_test.cpp states, on the same events.
+/// - cwnd() in bytes is floor(cwnd_packets * MSS), at least 1 B (a sub-packet window still lets
+///   the sender put one paced packet on the wire when nothing is in flight).
+///
+/// Deviations from the paper, and why
+/// - Algorithm 1 writes "if cwnd <= cwnd_prev then t_last_decrease <- now". Read literally, an
+///   ACK that leaves the window unchanged (the delay above target while can_decrease is false,
+///   or the window pinned at a bound) restarts the clock, so with more than one ACK per RTT
+///   under persistent congestion no second decrease would ever come, against the stated "once
+///   every RTT". netcc restarts the clock when a decrease rule acts: the MD rule with delay above
+///   target, a timeout's or fast recovery's cut, or the reset to min_cwnd. This also keeps the
+///   double and fixed-point instantiations on the same decrease schedule (a value comparison
+///   would depend on rounding).
+/// - The flow-scaling term is evaluated at fcwnd clamped to [fs_min_cwnd, fs_max_cwnd], which
+///   equals the paper's clamp of the term to [0, fs_range] (the term falls monotonically in
+///   fcwnd) and never divides by the square root of a tiny window.
+/// - Invalid parameters fall back to their defaults (the controller never fails); call
+///   netcc::validate() to see them.
+///
+/// @code
+/// using namespace netcc::literals;
+/// netcc::swift cc{{.init_cwnd = 10, .base_target = 20_us, .per_hop = 1_us}};
+/// // target = 20 us + 0 hops + flow scaling at 10 packets (14.12 us): 34.12 us > 15 us
+/// cc.on_ack(netcc::ack_event{.now = netcc::timestamp{100'000}, .acked = 1460_B, .rtt = 15_us});
+/// netcc::bytes w = cc.cwnd();          // 10.1 packets (+ ai / cwnd): 14746 B
+/// netcc::bit_rate r = cc.pacing_rate();  // bit_rate::max(): not paced at cwnd >= 1
+/// @endcode
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "netcc/core/arith.hpp"
+#include "netcc/core/detail/int128.hpp"
+#include "netcc/core/feedback.hpp"
+#include "netcc/core/units.hpp"
+#include "netcc/core/validation.hpp"
+
+namespace netcc {
+
+/// @brief Parameters of Swift, in the paper's units (windows in packets, fractional), with the
+/// defaults the file comment lists with their sources.
+/// @code
+/// using namespace netcc::literals;
+/// netcc::swift_params p{.base_target = 25_us, .per_hop = 2_us, .fs_range = 50_us};
+/// // fabric target at fcwnd = fs_min_cwnd over 3 hops: 25 + 3 * 2 + 50 = 81 us
+/// @endcode
+struct swift_params {
+  /// @brief Bytes per packet: cwnd() = window in packets * mss (netcc: 1460 B).
+  bytes mss{1460};
+  /// @brief Additive increment ai, packets per RTT, in [1e-6, 2^20] (Algorithm 1; netcc: 1).
+  double ai = 1.0;
+  /// @brief Multiplicative decrease constant beta in (0, 1] (Algorithm 1; netcc: 0.8).
+  double beta = 0.8;
+  /// @brief Maximum multiplicative decrease factor max_mdf in (0, 1] (Algorithm 1; 0.5).
+  double max_mdf = 0.5;
+  /// @brief Consecutive timeouts after which cwnd restarts at min_cwnd (Algorithm 1's
+  /// RETX_RESET_THRESHOLD; netcc: 5).
+  std::uint32_t retx_reset_threshold = 5;
+  /// @brief Smallest window, packets (§3.4: 0.001).
+  double min_cwnd = 0.001;
+  /// @brief Largest window, packets (netcc: 10^6).
+  double max_cwnd = 1'000'000.0;
+  /// @brief Initial window, packets (netcc: 10).
+  double init_cwnd = 10.0;
+  /// @brief base_target of the fabric target delay (§3.5; 50 us, Bolt §5.3 footnote 5).
+  duration base_target{50'000};
+  /// @brief Per-hop scaling factor h of the fabric target (§3.5; netcc: 1 us).
+  duration per_hop{1'000};
+  /// @brief #hops when the event reports none (§3.5 takes it from the TTL; netcc: 0).
+  std::uint8_t hops = 0;
+  /// @brief fs_range: the flow-scaling part of the target at fs_min_cwnd (§3.5; 200 us, Bolt
+  /// §5.3 footnote 5). At most 1 s (the fixed-point policy computes it in ns).
+  duration fs_range{200'000};
+  /// @brief fs_min_cwnd: at or below this window the flow-scaling term is fs_range (§3.5; 0.1).
+  double fs_min_cwnd = 0.1;
+  /// @brief fs_max_cwnd: at or above this window the flow-scaling term is 0 (§3.5; 100).
+  double fs_max_cwnd = 100.0;
+  /// @brief Target of the endpoint delay (§3.3; netcc: 50 us).
+  duration endpoint_target{50'000};
+};
+
+/// @brief The largest window, in packets, the controller accepts (headroom in the q32 range).
+inline constexpr double swift_window_limit = 1073741824.0;  // 2^30
+/// @brief The smallest window and fs_min_cwnd, in packets (4295 units of q32's resolution).
+inline constexpr double swift_window_floor = 1e-6;
+
+namespace detail {
+
+// sqrt for doubles, usable in constant expressions (std::sqrt is not, under clang 14): Newton's
+// iteration from above at compile time, std::sqrt at run time. 0 for x <= 0 and NaN.
+constexpr double swift_sqrt(double x) noexcept {
+  if (!(x > 0)) return 0.0;
+  if (!std::is_constant_evaluated()) return std::sqrt(x);
+  double r = x < 1 ? 1.0 : x;
+  for (int i = 0; i < 2000; ++i) {
+    const double next = 0.5 * (r + x / r);
+    if (next >= r) break;  // monotone from above: converged
+    r = next;
+  }
+  return r;
+}
+
+// floor(sqrt(v)), digit by digit (64-bit shifts, adds and compares only).
+constexpr std::uint64_t swift_isqrt(std::uint64_t v) noexcept {
+  if (v == 0) return 0;
+  const int top = (static_cast<int>(std::bit_width(v)) - 1) & ~1;
+  std::uint64_t bit = std::uint64_t{1} << top;  // the largest power of four <= v
+  std::uint64_t r = 0;
+  while (bit != 0) {
+    if (v >= r + bit) {
+      v -= r + bit;
+      r = (r >> 1) + bit;
+    } else {
+      r >>= 1;
+    }
+    bit >>= 2;
+  }
+  return r;
+}
+
+template <class T>
+struct swift_is_fixed : std::false_type {};
+template <int I, int F>
+struct swift_is_fixed<fixed_point<I, F>> : std::true_type {};
+
+// sqrt in number type T for x >= 0 (0 otherwise): doubles as above; netcc::fixed_point in
+// integers: sqrt(raw * 2^F) = sqrt(raw * 2^s) * 2^((F - s) / 2), with raw * 2^s normalised to 61
+// or 62 bits (s of F's parity) and its square root taken in 64 bits, so the result is rounded
+// down with a relative error below 2^-30 (one 64-bit root instead of a 128-bit one); other
+// types via double.
+template <Number T>
+constexpr T swift_sqrt_num(T x) noexcept {
+  if constexpr (std::is_same_v<T, double>) {
+    return swift_sqrt(x);
+  } else if constexpr (swift_is_fixed<T>::value) {
+    if (!(x > T{})) return T{};
+    const auto raw = static_cast<std::uint64_t>(x.raw());
+    int s = 62 - static_cast<int>(std::bit_width(raw));
+    if (((s - T::fraction_bits) & 1) != 0) --s;
+    const std::uint64_t m = s >= 0 ? raw << s : raw >> -s;
+    const std::uint64_t r = swift_isqrt(m);
+    const int e = (T::fraction_bits - s) / 2;
+    return T::from_raw(static_cast<std::int64_t>(e >= 0 ? r << e : r >> -e));
+  } else {
+    return number_traits<T>::from_double(swift_sqrt(number_traits<T>::to_double(x)));
+  }
+}
+
+// x rounded to the nearest integer (halves up) for 0 <= x < 2^62 (fixed point in integers).
+// Nearest, not floor: the ends of the flow-scaling curve (fs_range at fs_min_cwnd, 0 at
+// fs_max_cwnd) are exact in real arithmetic and land within a rounding error of an integer in
+// either policy; floor would turn fs_range - 2^-40 into fs_range - 1 ns.
+template <Number T>
+constexpr std::int64_t swift_round(T x) noexcept {
+  if constexpr (swift_is_fixed<T>::value) {
+    return (x.raw() + (T::raw_one >> 1)) >> T::fraction_bits;
+  } else {
+    return static_cast<std::int64_t>(number_traits<T>::to_double(x) + 0.5);
+  }
+}
+
+// floor(n / d) for n >= 0 and d > 0, saturating at 2^62 (fixed point in integers).
+template <Number T>
+constexpr std::int64_t swift_div_floor(std::int64_t n, T d) noexcept {
+  constexpr std::int64_t cap = std::int64_t{1} << 62;
+  if constexpr (swift_is_fixed<T>::value) {
+    const i128 q = i128{n} * T::raw_one / d.raw();
+    return q > cap ? cap : static_cast<std::int64_t>(q);
+  } else {
+    const double q = static_cast<double>(n) / number_traits<T>::to_double(d);
+    return q < static_cast<double>(cap) ? static_cast<std::int64_t>(q) : cap;
+  }
+}
+
+constexpr std::int64_t swift_add(std::int64_t a, std::int64_t b) noexcept {
+  return saturate_i64(i128{a} + b);
+}
+
+// alpha of §3.5 for valid fs_min_cwnd < fs_max_cwnd.
+constexpr double swift_fs_alpha(double fs_range_ns, double fs_min, double fs_max) noexcept {
+  return fs_range_ns / (1.0 / swift_sqrt(fs_min) - 1.0 / swift_sqrt(fs_max));
+}
+
+// The flow-scaling curve stays inside the q32 range: alpha and the largest quotient the curve
+// takes, alpha / sqrt(fs_min_cwnd), at most 2^31 - 1 ns (else the fixed-point quotient would
+// saturate and, with beta_fs added, fall below fs_range where double does not).
+constexpr bool swift_fs_fits(double fs_range_ns, double fs_min, double fs_max) noexcept {
+  constexpr double lim = 2147483647.0;
+  const double alpha = swift_fs_alpha(fs_range_ns, fs_min, fs_max);
+  return alpha <= lim && alpha / swift_sqrt(fs_min) <= lim;
+}
+
+}  // namespace detail
+
+/// @brief Check Swift parameters; every error names "swift.<field>", the value and the rule.
+/// @code
+/// auto v = netcc::validate(netcc::swift_params{.max_mdf = 0});
+/// // v[0].message() == "swift.max_mdf = 0: must be in (0, 1]"
+/// @endcode
+[[nodiscard]] inline validation validate(const swift_params& p) {
+  validation v;
+  v.check(p.mss >= bytes{1} && p.mss <= bytes{65535}, "swift.mss", p.mss,
+          "must be in [1, 65535] B");
+  v.check(p.ai >= 1e-6 && p.ai <= 1048576.0, "swift.ai", p.ai,
+          "must be in [1e-06, 1048576] packets per RTT");
+  v.check(p.beta > 0 && p.beta <= 1, "swift.beta", p.beta, "must be in (0, 1]");
+  v.check(p.max_mdf > 0 && p.max_mdf <= 1, "swift.max_mdf", p.max_mdf, "must be in (0, 1]");
+  v.check(p.retx_reset_threshold >= 1, "swift.retx_reset_threshold", p.retx_reset_threshold,
+          "must be at least 1");
+  v.check(p.min_cwnd >= swift_window_floor && p.min_cwnd <= swift_window_limit, "swift.min_cwnd",
+          p.min_cwnd, "must be in [1e-06, 1073741824] packets");
+  v.check(p.max_cwnd >= swift_window_floor && p.max_cwnd <= swift_window_limit, "swift.max_cwnd",
+          p.max_cwnd, "must be in [1e-06, 1073741824] packets (2^30: the q32 range)");
+  v.check(!(p.max_cwnd < p.min_cwnd), "swift.max_cwnd", p.max_cwnd, "must be at least min_cwnd");
+  v.check(p.init_cwnd >= p.min_cwnd && p.init_cwnd <= p.max_cwnd, "swift.init_cwnd", p.init_cwnd,
+          "must be within [min_cwnd, max_cwnd]");
+  v.check(p.base_target > duration::zero(), "swift.base_target", p.base_target, "must be positive");
+  v.check(p.per_hop >= duration::zero(), "swift.per_hop", p.per_hop, "must be non-negative");
+  v.check(p.fs_range >= duration::zero() && p.fs_range <= duration{1'000'000'000}, "swift.fs_range",
+          p.fs_range, "must be in [0, 1 s]");
+  v.check(p.fs_min_cwnd >= swift_window_floor && p.fs_min_cwnd <= swift_window_limit,
+          "swift.fs_min_cwnd", p.fs_min_cwnd, "must be in [1e-06, 1073741824] packets");
+  const bool order = p.fs_max_cwnd > p.fs_min_cwnd && p.fs_max_cwnd <= swift_window_limit;
+  v.check(order, "swift.fs_max_cwnd", p.fs_max_cwnd,
+          "must be above fs_min_cwnd and at most 1073741824 packets");
+  if (order && p.fs_min_cwnd >= swift_window_floor && p.fs_range >= duration::zero() &&
+      p.fs_range <= duration{1'000'000'000}) {
+    v.check(detail::swift_fs_fits(static_cast<double>(p.fs_range.count()), p.fs_min_cwnd,
+                                  p.fs_max_cwnd),
+            "swift.fs_max_cwnd", p.fs_max_cwnd,
+            "too close to fs_min_cwnd: alpha = fs_range / (1/sqrt(fs_min_cwnd) - "
+            "1/sqrt(fs_max_cwnd)) and alpha / sqrt(fs_min_cwnd) must be at most 2^31 - 1 ns "
+            "(the q32 range)");
+  }
+  v.check(p.endpoint_target > duration::zero(), "swift.endpoint_target", p.endpoint_target,
+          "must be positive");
+  return v;
+}
+
+/// @brief An ACK as a Swift stack sees it (§3.1): the RTT, the endpoint-delay components the
+/// paper measures with NIC timestamps, the acknowledged bytes and the forward hop count.
+///
+/// endpoint delay = remote_queuing (echoed by the receiver in the ACK) + local_rx_delay (the
+/// local NIC's receive delay); fabric delay = rtt - endpoint delay (§3.1, §3.3).
+/// @code
+/// using namespace netcc::literals;
+/// netcc::swift_ack_event a{.now = netcc::timestamp{90'000}, .rtt = 30_us,
+///                          .remote_queuing = 4_us, .local_rx_delay = 1_us,
+///                          .acked = 1460_B, .hops = 3};
+/// // endpoint delay 5 us, fabric delay 25 us
+/// @endcode
+struct swift_ack_event {
+  /// @brief Arrival time of the ACK.
+  timestamp now{};
+  /// @brief The RTT sample (zero when there is none).
+  duration rtt{};
+  /// @brief Remote queuing delay echoed in the ACK.
+  duration remote_queuing{};
+  /// @brief Local NIC receive delay of the ACK.
+  duration local_rx_delay{};
+  /// @brief Bytes newly acknowledged.
+  bytes acked{};
+  /// @brief Forward-path hop count (0 when unknown).
+  std::uint8_t hops = 0;
+};
+
+/// @brief Traits for netcc::swift_ack_event.
+template <>
+struct feedback_traits<swift_ack_event> {
+  /// @brief Arrival time.
+  static constexpr timestamp now(const swift_ack_event& e) noexcept { return e.now; }
+  /// @brief RTT sample.
+  static constexpr duration rtt(const swift_ack_event& e) noexcept { return e.rtt; }
+  /// @brief Endpoint delay: remote queuing + local NIC Rx delay (saturating).
+  static constexpr duration endpoint_delay(const swift_ack_event& e) noexcept {
+    return duration{detail::swift_add(e.remote_queuing.count(), e.local_rx_delay.count())};
+  }
+  /// @brief Newly acknowledged bytes.
+  static constexpr bytes acked_bytes(const swift_ack_event& e) noexcept { return e.acked; }
+  /// @brief Forward-path hop count.
+  static constexpr std::size_t hop_count(const swift_ack_event& e) noexcept { return e.hops; }
+};
+
+/// @brief The event carries the endpoint part of its RTT (§3.3): Swift then runs the endpoint
+/// window as well.
+template <class E>
+concept SwiftEndpointFeedback = RttFeedback<E> && requires(const E& e) {
+  { feedback_traits<E>::endpoint_delay(e) } -> std::convertible_to<duration>;
+};
+
+/// @brief The event says how many hops its path has (INT record count, or a TTL-derived count).
+template <class E>
+concept HopCountFeedback = requires(const E& e) {
+  { feedback_traits<E>::hop_count(e) } -> std::convertible_to<std::size_t>;
+};
+
+static_assert(SwiftEndpointFeedback<swift_ack_event> && HopCountFeedback<swift_ack_event>);
+static_assert(!SwiftEndpointFeedback<ack_event> && HopCountFeedback<ack_event>);
+
+/// @brief Swift's sender (the paper's Algorithm 1 with §3.3-3.6) over arithmetic policy `Policy`.
+///
+/// Windows are kept in packets (fractional). After any event sequence the windows are finite and
+/// within [min_cwnd, max_cwnd], each window decreases at most once per RTT through Algorithm 1's
+/// can_decrease (the reset after RETX_RESET_THRESHOLD timeouts excepted), and an ACK whose delay
+/// is below its target never decreases its window. No allocation, no virtual functions, no clock
+/// reads.
+/// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
+/// (integer arithmetic per event, square root included)
+/// @code
+/// using namespace netcc::literals;
+/// netcc::basic_swift<netcc::arith::q32> cc{{.init_cwnd = 0.5}};
+/// // below one packet: one packet every rtt / cwnd = 2 RTTs (base_target before a sample)
+/// netcc::duration gap = cc.pacing_delay();   // 100 us
+/// @endcode
+template <ArithmeticPolicy Policy = arith::ieee_double>
+class basic_swift {
+ public:
+  /// @brief The number type of the windows.
+  using value_type = typename Policy::value_type;
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit basic_swift(const swift_params& p = {}) noexcept : params_(sanitise(p)) {
+    ai_ = num<value_type>(params_.ai);
+    beta_ = num<value_type>(params_.beta);
+    keep_ = num<value_type>(1.0 - params_.max_mdf);
+    min_ = num<value_type>(params_.min_cwnd);
+    max_ = num<value_type>(params_.max_cwnd);
+    if (max_ < min_) max_ = min_;
+    fs_min_ = num<value_type>(params_.fs_min_cwnd);
+    fs_max_ = num<value_type>(params_.fs_max_cwnd);
+    const double alpha = detail::swift_fs_alpha(static_cast<double>(params_.fs_range.count()),
+                                                params_.fs_min_cwnd, params_.fs_max_cwnd);
+    fs_alpha_ = num<value_type>(alpha);
+    fs_beta_ = num<value_type>(-alpha / detail::swift_sqrt(params_.fs_max_cwnd));
+    fs_range_ = number_traits<value_type>::from_int(params_.fs_range.count());
+    s_.fcwnd = clamp_window(num<value_type>(params_.init_cwnd));
+    s_.ecwnd = s_.fcwnd;
+  }
+
+  /// @brief Algorithm 1 "On Receiving ACK" for the fabric window, and for the endpoint window
+  /// when the event carries an endpoint delay (§3.3).
+  /// @param e an event with an RTT sample; acked bytes (acked_bytes), a hop count (hop_count)
+  /// and an endpoint delay (endpoint_delay) are used when its traits have them
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_ack(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    s_.retransmits = 0;  // retransmit_cnt <- 0
+    const duration rtt = ft::rtt(e);
+    if (rtt <= duration::zero()) return;  // no delay sample
+    const timestamp now = ft::now(e);
+    s_.rtt = rtt;
+    s_.flags |= have_rtt;
+    const value_type n = acked_packets(e);
+    const duration target = fabric_target(hops_of(e));  // TargetDelay() at the current fcwnd
+    duration fabric = rtt;
+    if constexpr (SwiftEndpointFeedback<E>) {
+      duration ed = ft::endpoint_delay(e);
+      if (ed < duration::zero()) ed = duration::zero();
+      if (ed > rtt) ed = rtt;
+      fabric = rtt - ed;             // §3.3: fabric delay = RTT - endpoint delay
+      if (!(s_.flags & endpoint)) {  // the first endpoint sample: ecwnd starts as fcwnd
+        s_.ecwnd = s_.fcwnd;
+        s_.e_last = s_.f_last;
+        if (s_.flags & f_decreased) s_.flags |= e_decreased;
+        s_.flags |= endpoint;
+      }
+      react(s_.ecwnd, s_.e_last, e_decreased, ed, params_.endpoint_target, n, now, rtt);
+    }
+    react(s_.fcwnd, s_.f_last, f_decreased, fabric, target, n, now, rtt);
+  }
+
+  /// @brief Algorithm 1 "On Retransmit Timeout": retransmit_cnt + 1; at RETX_RESET_THRESHOLD
+  /// every window restarts at min_cwnd, below it each window is cut by (1 - max_mdf) if it may
+  /// decrease (can_decrease against the last RTT sample).
+  constexpr void on_timeout(timestamp now) noexcept {
+    if (s_.retransmits < 0xFFFF'FFFFu) ++s_.retransmits;
+    if (s_.retransmits >= params_.retx_reset_threshold) {
+      reset(s_.fcwnd, s_.f_last, f_decreased, now);
+      if (s_.flags & endpoint) reset(s_.ecwnd, s_.e_last, e_decreased, now);
+      return;
+    }
+    cut(s_.fcwnd, s_.f_last, f_decreased, now);
+    if (s_.flags & endpoint) cut(s_.ecwnd, s_.e_last, e_decreased, now);
+  }
+
+  /// @brief Algorithm 1 "On Fast Recovery" (§3.6: a loss found by SACK / duplicate ACKs):
+  /// retransmit_cnt <- 0; each window cut by (1 - max_mdf) if it may decrease.
+  constexpr void on_fast_recovery(timestamp now) noexcept {
+    s_.retransmits = 0;
+    cut(s_.fcwnd, s_.f_last, f_decreased, now);
+    if (s_.flags & endpoint) cut(s_.ecwnd, s_.e_last, e_decreased, now);
+  }
+
+  /// @brief A loss detected on ACK `e` (three duplicate ACKs or a SACK hole): fast recovery at
+  /// the ACK's time, as on_fast_recovery.
+  template <class E>
+  requires TimedFeedback<E>
+  constexpr void on_loss(const E& e) noexcept { on_fast_recovery(feedback_traits<E>::now(e)); }
+
+  /// @brief The window in force in packets: min(fcwnd, ecwnd) once endpoint delays arrive, else
+  /// fcwnd; in [min_cwnd, max_cwnd].
+  [[nodiscard]] constexpr value_type window() const noexcept {
+    return (s_.flags & endpoint) && s_.ecwnd < s_.fcwnd ? s_.ecwnd : s_.fcwnd;
+  }
+  /// @brief The fabric window fcwnd, packets.
+  [[nodiscard]] constexpr value_type fabric_window() const noexcept { return s_.fcwnd; }
+  /// @brief The endpoint window ecwnd, packets (a copy of fcwnd until the first endpoint delay).
+  [[nodiscard]] constexpr value_type endpoint_window() const noexcept {
+    return (s_.flags & endpoint) ? s_.ecwnd : s_.fcwnd;
+  }
+  /// @brief Whether an endpoint delay has arrived (the endpoint window is in force).
+  [[nodiscard]] constexpr bool endpoint_active() const noexcept {
+    return (s_.flags & endpoint) != 0;
+  }
+  /// @brief The congestion window in bytes: floor(window() * mss), at least 1 B.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept {
+    const double b = to_double(window()) * static_cast<double>(params_.mss.count());
+    return bytes{b >= 1 ? static_cast<std::int64_t>(b) : 1};
+  }
+  /// @brief The inter-packet delay (§3.4): last RTT / window() when window() < 1 packet (the
+  /// base target before the first RTT sample), zero (no pacing) otherwise.
+  [[nodiscard]] constexpr duration pacing_delay() const noexcept {
+    const value_type w = window();
+    if (!(w < num<value_type>(1))) return duration::zero();
+    const duration rtt = (s_.flags & have_rtt) ? s_.rtt : params_.base_target;
+    return duration{detail::swift_div_floor(rtt.count(), w)};
+  }
+  /// @brief The pacing rate that spaces MSS-sized packets by pacing_delay() (RTT * MSS / cwnd,
+  /// §3.4), rounded toward zero; bit_rate::max() when not pacing (window() >= 1 packet).
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
+    const duration d = pacing_delay();
+    if (d <= duration::zero()) return bit_rate::max();
+    return params_.mss / d;
+  }
+  /// @brief The fabric target delay (§3.5) for `hops` hops at the current fcwnd:
+  /// base_target + hops * h + max(0, min(alpha / sqrt(fcwnd) + beta_fs, fs_range)), in whole
+  /// ns (the flow-scaling term rounded to nearest); hop counts above 255 count as 255.
+  [[nodiscard]] constexpr duration fabric_target(std::size_t hops) const noexcept {
+    const auto h = static_cast<std::int64_t>(hops < 255 ? hops : 255);
+    const std::int64_t topo = detail::saturate_i64(detail::i128{h} * params_.per_hop.count());
+    return duration{detail::swift_add(detail::swift_add(params_.base_target.count(), topo),
+                                      flow_scaling(s_.fcwnd))};
+  }
+  /// @brief The fabric target with the configured hop count (swift_params::hops).
+  [[nodiscard]] constexpr duration fabric_target() const noexcept {
+    return fabric_target(params_.hops);
+  }
+  /// @brief The endpoint target delay (§3.3).
+  [[nodiscard]] constexpr duration endpoint_target() const noexcept {
+    return params_.endpoint_target;
+  }
+  /// @brief The last RTT sample (zero before the first).
+  [[nodiscard]] constexpr duration rtt() const noexcept { return s_.rtt; }
+  /// @brief retransmit_cnt: consecutive timeouts since the last ACK or fast recovery.
+  [[nodiscard]] constexpr std::uint32_t retransmit_count() const noexcept { return s_.retransmits; }
+  /// @brief Whether the fabric window may decrease at `now` (Algorithm 1's can_decrease,
+  /// against `rtt`): no decrease yet, or now - t_last_decrease >= rtt.
+  [[nodiscard]] constexpr bool can_decrease(timestamp now, duration rtt) const noexcept {
+    if (!(s_.flags & f_decreased)) return true;
+    const std::int64_t since = detail::saturate_i64(detail::i128{now.count()} - s_.f_last.count());
+    return (since < 0 ? std::int64_t{0} : since) >= rtt.count();  // a step back restarts
+  }
+  /// @brief The parameters in force (after invalid fields fell back).
+  [[nodiscard]] constexpr const swift_params& params() const noexcept { return params_; }
+
+ private:
+  enum : std::uint8_t { have_rtt = 1, f_decreased = 2, e_decreased = 4, endpoint = 8 };
+
+  // Per-flow state: what changes per flow, as opposed to the configuration a class of flows
+  // shares.
+  struct flow_state {
+    value_type fcwnd{};             // fabric window, packets
+    value_type ecwnd{};             // endpoint window, packets
+    timestamp f_last{};             // t_last_decrease of fcwnd
+    timestamp e_last{};             // t_last_decrease of ecwnd
+    duration rtt{};                 // the last RTT sample
+    std::uint32_t retransmits = 0;  // retransmit_cnt
+    std::uint8_t flags = 0;
+  };
+
+ public:
+  /// @brief Bytes of per-flow state: the two windows, their two t_last_decrease, the last RTT,
+  /// retransmit_cnt and flags, with padding (as opposed to the configuration every flow of a
+  /// class shares).
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+ private:
+  static constexpr swift_params sanitise(swift_params p) noexcept {
+    const swift_params d{};
+    if (!(p.mss >= bytes{1} && p.mss <= bytes{65535})) p.mss = d.mss;
+    if (!(p.ai >= 1e-6 && p.ai <= 1048576.0)) p.ai = d.ai;
+    if (!(p.beta > 0 && p.beta <= 1)) p.beta = d.beta;
+    if (!(p.max_mdf > 0 && p.max_mdf <= 1)) p.max_mdf = d.max_mdf;
+    if (p.retx_reset_threshold < 1) p.retx_reset_threshold = d.retx_reset_threshold;
+    if (!(p.min_cwnd >= swift_window_floor && p.min_cwnd <= swift_window_limit))
+      p.min_cwnd = d.min_cwnd;
+    if (!(p.max_cwnd >= swift_window_floor && p.max_cwnd <= swift_window_limit))
+      p.max_cwnd = d.max_cwnd;
+    if (p.max_cwnd < p.min_cwnd) p.max_cwnd = p.min_cwnd;
+    if (!(p.init_cwnd >= p.min_cwnd && p.init_cwnd <= p.max_cwnd))
+      p.init_cwnd = d.init_cwnd < p.min_cwnd
+                        ? p.min_cwnd
+                        : (d.init_cwnd > p.max_cwnd ? p.max_cwnd : d.init_cwnd);
+    if (p.base_target <= duration::zero()) p.base_target = d.base_target;
+    if (p.per_hop < duration::zero()) p.per_hop = d.per_hop;
+    if (p.endpoint_target <= duration::zero()) p.endpoint_target = d.endpoint_target;
+    bool fs_ok = p.fs_range >= duration::zero() && p.fs_range <= duration{1'000'000'000} &&
+                 p.fs_min_cwnd >= swift_window_floor && p.fs_min_cwnd <= swift_window_limit &&
+                 p.fs_max_cwnd > p.fs_min_cwnd && p.fs_max_cwnd <= swift_window_limit;
+    if (fs_ok)
+      fs_ok = detail::swift_fs_fits(static_cast<double>(p.fs_range.count()), p.fs_min_cwnd,
+                                    p.fs_max_cwnd);
+    if (!fs_ok) {  // the three define one curve: fall back together
+      p.fs_range = d.fs_range;
+      p.fs_min_cwnd = d.fs_min_cwnd;
+      p.fs_max_cwnd = d.fs_max_cwnd;
+    }
+    return p;
+  }
+
+  [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
+    return clamp_num(w, min_, max_);  // cwnd <- clamp(min_cwnd, cwnd, max_cwnd)
+  }
+
+  // §3.5 flow-based scaling, in ns, rounded to nearest: max(0, min(alpha / sqrt(c) + beta_fs,
+  // fs_range)) with c = fcwnd clamped to [fs_min_cwnd, fs_max_cwnd] (file comment).
+  [[nodiscard]] constexpr std::int64_t flow_scaling(value_type fcwnd) const noexcept {
+    const value_type c = clamp_num(fcwnd, fs_min_, fs_max_);
+    const value_type root = detail::swift_sqrt_num(c);  // >= sqrt(fs_min_cwnd) > 0
+    const value_type term = clamp_num(fs_alpha_ / root + fs_beta_, value_type{}, fs_range_);
+    return detail::swift_round(term);
+  }
+
+  // num_acked in packets: acked bytes / MSS (one packet for an event without acked bytes).
+  template <class E>
+  [[nodiscard]] constexpr value_type acked_packets(const E& e) const noexcept {
+    if constexpr (requires { feedback_traits<E>::acked_bytes(e); }) {
+      const std::int64_t b = bytes{feedback_traits<E>::acked_bytes(e)}.count();
+      return b > 0 ? ratio<value_type>(b, params_.mss.count()) : value_type{};
+    } else {
+      return num<value_type>(1.0);
+    }
+  }
+
+  // #hops: the event's count when it has one and it is non-zero, else the configured one.
+  template <class E>
+  [[nodiscard]] constexpr std::size_t hops_of(const E& e) const noexcept {
+    if constexpr (HopCountFeedback<E>) {
+      const std::size_t h = feedback_traits<E>::hop_count(e);
+      if (h > 0) return h;
+    }
+    return params_.hops;
+  }
+
+  // can_decrease = (now - t_last_decrease >= rtt), for a window whose clock is `last` (valid
+  // when `bit` is set). A clock that stepped back restarts at now (file comment).
+  constexpr bool may_decrease(timestamp& last, std::uint8_t bit, timestamp now,
+                              duration rtt) noexcept {
+    if (!(s_.flags & bit)) return true;
+    std::int64_t since = detail::saturate_i64(detail::i128{now.count()} - last.count());
+    if (since < 0) {
+      last = now;
+      since = 0;
+    }
+    return since >= rtt.count();
+  }
+
+  // A decrease rule acted: t_last_decrease <- now (see the deviations in the file comment).
+  constexpr void decreased(timestamp& last, std::uint8_t bit, timestamp now) noexcept {
+    last = now;
+    s_.flags |= bit;
+  }
+
+  // Algorithm 1 "On Receiving ACK" for one window with its delay and target.
+  constexpr void react(value_type& w, timestamp& last, std::uint8_t bit, duration delay,
+                       duration target, value_type n, timestamp now, duration rtt) noexcept {
+    const value_type one = num<value_type>(1);
+    if (delay < target) {
+      // AI: cwnd + ai / cwnd * num_acked (cwnd >= 1), cwnd + ai * num_acked (cwnd < 1).
+      const value_type inc = w >= one ? ai_ / w * n : ai_ * n;
+      w = clamp_window(w + inc);
+    } else if (delay > target && may_decrease(last, bit, now, rtt)) {
+      // MD: max(1 - beta * (delay - target) / delay, 1 - max_mdf) * cwnd; delay > target >= 0.
+      const value_type excess = ratio<value_type>(delay.count() - target.count(), delay.count());
+      const value_type factor = one - beta_ * excess;
+      w = clamp_window(w * (factor < keep_ ? keep_ : factor));
+      decreased(last, bit, now);
+    }
+  }
+
+  // Timeout below RETX_RESET_THRESHOLD, or fast recovery: cwnd <- (1 - max_mdf) * cwnd if
+  // can_decrease (against the last RTT sample).
+  constexpr void cut(value_type& w, timestamp& last, std::uint8_t bit, timestamp now) noexcept {
+    if (!may_decrease(last, bit, now, s_.rtt)) return;
+    w = clamp_window(w * keep_);
+    decreased(last, bit, now);
+  }
+
+  // retransmit_cnt >= RETX_RESET_THRESHOLD: cwnd <- min_cwnd.
+  constexpr void reset(value_type& w, timestamp& last, std::uint8_t bit, timestamp now) noexcept {
+    w = min_;
+    decreased(last, bit, now);
+  }
+
+  // Configuration (shared by a class of flows; kept here so the controller is one value).
+  swift_params params_;
+  value_type ai_{};
+  value_type beta_{};
+  value_type keep_{};  // 1 - max_mdf
+  value_type min_{};
+  value_type max_{};
+  value_type fs_min_{};
+  value_type fs_max_{};
+  value_type fs_alpha_{};  // ns * sqrt(packets)
+  value_type fs_beta_{};   // ns
+  value_type fs_range_{};  // ns
+  // Per-flow state.
+  flow_state s_{};
+};
+
+/// @brief Swift with double arithmetic.
+using swift = basic_swift<>;
+
+// Per-flow state budget: 48 B (two windows, two decrease clocks, the last RTT: five 8-byte
+// words; retransmit_cnt and flags in the sixth), within the 64 B asked of RTT-based
+// controllers. The configuration (params and the values derived from them) is shared by a class
+// of flows.
+static_assert(swift::state_bytes <= 48, "swift: per-flow state within 48 B");
+static_assert(basic_swift<arith::q32>::state_bytes <= 48, "swift (q32): per-flow state in 48 B");
+static_assert(sizeof(swift) <= 48 + 256, "swift: 48 B of state + at most 256 B of configuration");
+static_assert(sizeof(basic_swift<arith::q32>) <= 48 + 256,
+              "swift (q32): 48 B of state + at most 256 B of configuration");
+
+}  // namespace netcc
