@@ -48,17 +48,16 @@ namespace netcc::testbench {
                                                              .base_rtt = c.base_rtt,
                                                              .expected_flows = c.expected_flows});
                }});
-  // TIMELY: RTT samples only, the paper's thresholds, delta, beta and alpha (§6), its rate
-  // capped at the NIC rate; every ACK is a completion of one packet (the testbench has no
-  // 16 KB segments), so the serialisation subtracted from the RTT is that of the packet.
-  v.push_back(
-      {"timely", "TIMELY, RTT gradient (SIGCOMM'15 Algorithm 1)",
-       [](switch_config& sw, const cc_context&) { sw.int_push = false; },
-       [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-         return std::make_unique<cc_model<timely>>(
-             "timely",
-             timely_params{.min_rtt = c.base_rtt, .segment = c.mtu, .line_rate = c.host_rate});
-       }});
+  // TIMELY: RTT samples only, the paper's thresholds, delta, beta, alpha and 16 KB segment
+  // (§6), its rate capped at the NIC rate and min RTT = the path's base RTT. An ACK completes
+  // the packets it acknowledges (one, or a segment's worth with delayed ACKs), and the
+  // serialisation subtracted from its RTT is theirs, at most one segment's.
+  v.push_back({"timely", "TIMELY, RTT gradient (SIGCOMM'15 Algorithm 1)",
+               [](switch_config& sw, const cc_context&) { sw.int_push = false; },
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<timely>>(
+                     "timely", timely_params{.min_rtt = c.base_rtt, .line_rate = c.host_rate});
+               }});
   // Swift: RTT samples only, the defaults of netcc::swift_params (50 us base target and a
   // 200 us flow-scaling range, as Bolt §5.3 configures Swift), packets of MTU - 40 B payload.
   v.push_back({"swift", "Swift, delay target with flow scaling (SIGCOMM'20 Algorithm 1)",

@@ -375,6 +375,25 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
       "FastTune Fig. 7: one flow, then three more join together at line rate; "
       "10 Gbps star, 2 us links",
       fig7};
+  // TIMELY §6.1, Table 1: 40 connections onto a 20 Gbps bottleneck (the paper: 10 clients x 4
+  // connections onto a server's 2 x 10 Gbps; here 40 senders on 10 Gbps links into one 20 Gbps
+  // link), 2 us links (a rack), one ACK per 11 packets so that a completion covers a 16 KB
+  // segment as TIMELY's NIC reports it.
+  scenario t1;
+  t1.name = "timely-table1";
+  t1.senders = 40;
+  t1.host_gbps = 10;
+  t1.bottleneck_gbps = 20;
+  t1.link_delay_ns = 2000;
+  t1.long_flows = 40;
+  t1.incast_flows = 0;
+  t1.ack_every = 11;
+  t1.duration_us = 20'000;
+  t1.expected_flows = 40;
+  m["timely-table1"] = {
+      "TIMELY Table 1: 40 connections onto a 20 Gbps bottleneck, completions "
+      "per 16 KB; 10 Gbps star, 2 us links",
+      t1};
   scenario web = scenario{};
   web.name = "websearch";
   web.topology = "leafspine";
