@@ -440,6 +440,15 @@ struct run_summary {
   double utilisation = 0;
   /// @brief 99th-percentile FCT slowdown of the finite flows.
   double p99_slowdown = 0;
+  /// @brief 99th-percentile FCT slowdown of the completed short flows (< 10 kB, the PowerTCP
+  /// and HPCC evaluations' class) and how many there were.
+  double p99_slowdown_short = 0;
+  /// @brief Completed short flows.
+  std::size_t short_flows = 0;
+  /// @brief 99th-percentile FCT slowdown of the completed long flows (> 1 MB).
+  double p99_slowdown_long = 0;
+  /// @brief Completed long flows.
+  std::size_t long_flows = 0;
   /// @brief ECN marks at any port.
   std::uint64_t ecn_marks = 0;
   /// @brief CNPs received by senders.
@@ -628,7 +637,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   }
   r.jain = jain_index(shares);
   double sum = 0;
-  std::vector<double> slowdowns;
+  std::vector<double> slowdowns, short_sd, long_sd;
   for (const auto id : incast_ids) {
     const auto& st = net.stats(id);
     if (!st.completed()) continue;
@@ -636,7 +645,13 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     sum += sd;
     r.max_slowdown = std::max(r.max_slowdown, sd);
     slowdowns.push_back(sd);
+    if (st.size < bytes{10'000}) short_sd.push_back(sd);
+    if (st.size > bytes{1'000'000}) long_sd.push_back(sd);
   }
+  r.short_flows = short_sd.size();
+  r.long_flows = long_sd.size();
+  r.p99_slowdown_short = percentile(short_sd, 99);
+  r.p99_slowdown_long = percentile(long_sd, 99);
   r.mean_slowdown = slowdowns.empty() ? 0 : sum / static_cast<double>(slowdowns.size());
   r.p99_slowdown = percentile(slowdowns, 99);
   const auto& bottleneck = net.port_stats_toward(q_node, q_peer);
