@@ -13,6 +13,7 @@
 #include "netcc/calculus/curve.hpp"
 #include "netcc/calculus/minplus.hpp"
 #include "netcc/calculus/rational.hpp"
+#include "netcc/control/bolt_sender.hpp"
 #include "netcc/control/dcqcn.hpp"
 #include "netcc/control/dctcp.hpp"
 #include "netcc/control/fasttune.hpp"

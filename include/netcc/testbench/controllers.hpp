@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "netcc/control/bolt_sender.hpp"
 #include "netcc/control/dcqcn.hpp"
 #include "netcc/control/dctcp.hpp"
 #include "netcc/control/fasttune.hpp"
@@ -92,6 +93,20 @@ namespace netcc::testbench {
                                .expected_flows = c.expected_flows};
                  p.max_stage = 0;
                  return std::make_unique<cc_model<hpcc>>("hpcc-plus", p);
+               }});
+  // Bolt: the switches run Bolt's ingress (SRCs at CC_THRESH, PRU and supply tokens, INC;
+  // NSDI'23 Algorithm 1) instead of pushing INT; the sender is Algorithm 2 with §4.2's
+  // FIRST/LAST marking, at the NIC rate and the path's base RTT, starting at one BDP.
+  v.push_back({"bolt", "Bolt sender with Bolt switches (NSDI'23 Alg. 1-2, §4.2)",
+               [](switch_config& sw, const cc_context& c) {
+                 sw.int_push = false;
+                 sw.bolt = true;
+                 sw.bolt_cfg.mtu = c.mtu;
+               },
+               [](const cc_context& c) -> std::unique_ptr<sender_cc> {
+                 return std::make_unique<cc_model<bolt_sender>>(
+                     "bolt", bolt_sender_params{
+                                 .mtu = c.mtu, .host_rate = c.host_rate, .base_rtt = c.base_rtt});
                }});
   // FastTune: INT comes padded into ACKs and S-ACKs by FastTune switches (Algorithm 1), not
   // pushed onto data packets.
