@@ -394,6 +394,33 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
       "TIMELY Table 1: 40 connections onto a 20 Gbps bottleneck, completions "
       "per 16 KB; 10 Gbps star, 2 us links",
       t1};
+  // Bolt §5.1.1 (Figure 10): a second flow joins a saturated 100 Gbps link at 100 us; 8 us
+  // base RTT (footnote 3) from 1.27 us per link on the dumbbell's three links.
+  scenario join;
+  join.name = "bolt-join";
+  join.topology = "dumbbell";
+  join.senders = 2;
+  join.link_delay_ns = 1270;
+  join.long_flows = 2;
+  join.long_start_gap_us = 100;
+  join.incast_flows = 0;
+  join.duration_us = 300;
+  join.expected_flows = 2;
+  m["bolt-join"] = {"Bolt Fig. 10: a second flow joins a saturated 100 Gbps link; 8 us RTT", join};
+  // Bolt §5.1.2 (Figure 11): of two flows sharing a 100 Gbps link, one completes (1.25 MB, about
+  // 200 us at half the link); 8 us base RTT from 1.94 us per link on a two-sender star.
+  scenario finish;
+  finish.name = "bolt-finish";
+  finish.senders = 2;
+  finish.link_delay_ns = 1940;
+  finish.long_flows = 1;
+  finish.incast_flows = 1;
+  finish.incast_size_bytes = 1'250'000;
+  finish.incast_at_us = 0;
+  finish.duration_us = 800;
+  finish.expected_flows = 2;
+  m["bolt-finish"] = {"Bolt Fig. 11: one of two flows on a 100 Gbps link completes; 8 us RTT",
+                      finish};
   scenario web = scenario{};
   web.name = "websearch";
   web.topology = "leafspine";
@@ -449,6 +476,8 @@ struct run_summary {
   double p99_slowdown_long = 0;
   /// @brief Completed long flows.
   std::size_t long_flows = 0;
+  /// @brief When the last finite flow completed, us (-1 if none did).
+  double last_finish_us = -1;
   /// @brief ECN marks at any port.
   std::uint64_t ecn_marks = 0;
   /// @brief CNPs received by senders.
@@ -645,6 +674,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     sum += sd;
     r.max_slowdown = std::max(r.max_slowdown, sd);
     slowdowns.push_back(sd);
+    r.last_finish_us = std::max(r.last_finish_us, static_cast<double>(st.finish.count()) / 1000.0);
     if (st.size < bytes{10'000}) short_sd.push_back(sd);
     if (st.size > bytes{1'000'000}) long_sd.push_back(sd);
   }
