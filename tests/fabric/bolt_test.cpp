@@ -543,3 +543,31 @@ RC_GTEST_PROP(BoltProperties, PruTokensAreConserved, ()) {
   }
   RC_ASSERT(std::int64_t{s.pru_token} == start + added - removed);
 }
+
+TEST(BoltIngress, PruAndSmCanBeTurnedOff) {
+  // Bolt §5.1.2 Table 1: PRU off treats a LAST packet as any other and grants no PRU token;
+  // SM off never spends the supply token (it is still updated).
+  const bolt_params no_pru{.pru = false};
+  const bolt_params no_sm{.sm = false};
+  auto s = state(0, 0, 3);  // 3 PRU tokens already collected
+  bolt_header last{.data = true, .last = true, .inc = true};
+  auto r = netcc::bolt_ingress(s, last, 1500_B, {0_B, 100_Gbps}, netcc::timestamp{0}, no_pru);
+  EXPECT_EQ(r.action, bolt_action::inc_cleared);  // not pru_added, and the tokens are not spent
+  EXPECT_EQ(s.pru_token, 3u);
+  EXPECT_FALSE(last.inc);
+  // SM off with PRU on: a PRU token is still spent; with none left, INC is cleared even with a
+  // full supply token (70 us idle fills it to one MTU).
+  auto s2 = state(0, 0, 1);
+  bolt_header inc{.data = true, .inc = true};
+  r = netcc::bolt_ingress(s2, inc, 1500_B, {0_B, 100_Gbps}, netcc::timestamp{70'000}, no_sm);
+  EXPECT_EQ(r.action, bolt_action::inc_pru);
+  bolt_header inc2{.data = true, .inc = true};
+  r = netcc::bolt_ingress(s2, inc2, 1500_B, {0_B, 100_Gbps}, netcc::timestamp{140'000}, no_sm);
+  EXPECT_EQ(r.action, bolt_action::inc_cleared);
+  EXPECT_EQ(s2.sm_token, 1500);
+  // The same packet with SM on spends the supply token.
+  bolt_header inc3{.data = true, .inc = true};
+  r = netcc::bolt_ingress(s2, inc3, 1500_B, {0_B, 100_Gbps}, netcc::timestamp{210'000}, {});
+  EXPECT_EQ(r.action, bolt_action::inc_sm);
+  EXPECT_EQ(s2.sm_token, 0);
+}

@@ -109,18 +109,18 @@ constexpr bolt_ingress_result bolt_ingress_decide(bolt_port_state& s, bolt_heade
     } else {
       r.action = bolt_action::congested_dec;
     }
-  } else if (pkt.last) {  // line 11: near flow completion
-    if (!pkt.first) {     // line 12
+  } else if (p.pru && pkt.last) {  // line 11: near flow completion
+    if (!pkt.first) {              // line 12
       if (s.pru_token < std::numeric_limits<std::uint32_t>::max()) ++s.pru_token;
       r.action = bolt_action::pru_added;
     } else {
       r.action = bolt_action::last_first;
     }
-  } else if (pkt.inc) {     // line 13: the packet demands a token
-    if (s.pru_token > 0) {  // line 14
-      --s.pru_token;        // line 15
+  } else if (pkt.inc) {              // line 13: the packet demands a token
+    if (p.pru && s.pru_token > 0) {  // line 14
+      --s.pru_token;                 // line 15
       r.action = bolt_action::inc_pru;
-    } else if (s.sm_token >= p.mtu.count()) {                              // line 16
+    } else if (p.sm && s.sm_token >= p.mtu.count()) {                      // line 16
       s.sm_token = static_cast<std::int32_t>(s.sm_token - p.mtu.count());  // line 17
       r.action = bolt_action::inc_sm;
     } else {

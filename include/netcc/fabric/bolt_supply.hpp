@@ -84,6 +84,13 @@ struct bolt_params {
   bytes cc_thresh{1500};
   /// @brief Unit of the SRC's 8-bit link-rate code (see netcc/fabric/bolt_header.hpp).
   bit_rate link_rate_unit = bolt_default_rate_unit;
+  /// @brief Proactive ramp-up (§3.2, Algorithm 1 lines 11-12 and 14-15). Off reproduces the
+  /// paper's "PRU OFF" (§5.1.2, Table 1): a LAST packet is treated as any other and no PRU
+  /// token is ever granted.
+  bool pru = true;
+  /// @brief Supply matching (§3.3, Algorithm 1 lines 16-17). Off reproduces the paper's "SM
+  /// OFF" (§5.1.2 Table 1, §5.1.3): the supply token is kept up to date but never spent.
+  bool sm = true;
 };
 
 /// @brief Check bolt_params: mtu in [1, 65535] B, cc_thresh >= 0, link_rate_unit > 0.

@@ -94,12 +94,18 @@ struct scenario {
   /// @brief 1: the long flows after the first all start together, long_start_gap_us after it
   /// (a many-to-one join); 0: each starts long_start_gap_us after the previous one.
   int long_join_together = 0;
-  /// @brief Incast flows (from the next senders), all started together.
+  /// @brief Incast flows (from the next senders), started together or incast_gap_us apart.
   int incast_flows = 10;
   /// @brief Size of each incast flow, bytes.
   std::int64_t incast_size_bytes = 500'000;
   /// @brief Incast start, us.
   double incast_at_us = 500;
+  /// @brief Gap between incast flow starts, us (0: all at incast_at_us).
+  double incast_gap_us = 0;
+  /// @brief Bolt switches: proactive ramp-up (1) or not (0), Bolt §5.1.2 Table 1.
+  int bolt_pru = 1;
+  /// @brief Bolt switches: supply matching (1) or not (0), Bolt §5.1.2 Table 1, §5.1.3.
+  int bolt_sm = 1;
   /// @brief Simulated time, us.
   double duration_us = 3000;
   /// @brief Sampling interval, ns.
@@ -191,6 +197,9 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   if (key == "incast_flows") return num(s.incast_flows, 0, 1024);
   if (key == "incast_size_bytes") return num(s.incast_size_bytes, 1, 1e10);
   if (key == "incast_at_us") return num(s.incast_at_us, 0, 1e7);
+  if (key == "incast_gap_us") return num(s.incast_gap_us, 0, 1e7);
+  if (key == "bolt_pru") return num(s.bolt_pru, 0, 1);
+  if (key == "bolt_sm") return num(s.bolt_sm, 0, 1);
   if (key == "duration_us") return num(s.duration_us, 1, 1e7);
   if (key == "sample_ns") return num(s.sample_ns, 10, 1e9);
   if (key == "seed") return num(s.seed, 0, 9e15);
@@ -232,6 +241,9 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
           {"incast_flows", "flows of the incast burst"},
           {"incast_size_bytes", "size of each incast flow, bytes"},
           {"incast_at_us", "incast start, us"},
+          {"incast_gap_us", "gap between incast flow starts, us (0: together)"},
+          {"bolt_pru", "Bolt switches: 1 proactive ramp-up on, 0 off"},
+          {"bolt_sm", "Bolt switches: 1 supply matching on, 0 off"},
           {"duration_us", "simulated time, us"},
           {"sample_ns", "time-series sampling interval, ns"},
           {"seed", "random seed"},
@@ -421,6 +433,23 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
   finish.expected_flows = 2;
   m["bolt-finish"] = {"Bolt Fig. 11: one of two flows on a 100 Gbps link completes; 8 us RTT",
                       finish};
+  // Bolt §5.1.2 (Table 1): 5 senders x 500 KB starting 15 us apart to one receiver; 100 Gbps
+  // star, 5 us base RTT from 1.19 us per link. Keys bolt_pru and bolt_sm turn PRU and SM off.
+  scenario star5;
+  star5.name = "bolt-star";
+  star5.senders = 5;
+  star5.link_delay_ns = 1190;
+  star5.long_flows = 0;
+  star5.incast_flows = 5;
+  star5.incast_size_bytes = 500'000;
+  star5.incast_at_us = 0;
+  star5.incast_gap_us = 15;
+  star5.duration_us = 400;
+  star5.expected_flows = 5;
+  m["bolt-star"] = {
+      "Bolt Table 1: 5 senders x 500 KB starting 15 us apart; 100 Gbps star, 5 us "
+      "RTT",
+      star5};
   scenario web = scenario{};
   web.name = "websearch";
   web.topology = "leafspine";
@@ -478,6 +507,8 @@ struct run_summary {
   std::size_t long_flows = 0;
   /// @brief When the last finite flow completed, us (-1 if none did).
   double last_finish_us = -1;
+  /// @brief When the first finite flow completed, us (-1 if none did).
+  double first_finish_us = -1;
   /// @brief ECN marks at any port.
   std::uint64_t ecn_marks = 0;
   /// @brief CNPs received by senders.
@@ -517,6 +548,8 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   switch_config sw{};
   if (cc.configure_switch) cc.configure_switch(sw, ctx);
   sw.pfc = s.pfc != 0;
+  sw.bolt_cfg.pru = s.bolt_pru != 0;
+  sw.bolt_cfg.sm = s.bolt_sm != 0;
 
   std::vector<node_id> src, dst, all_hosts;
   node_id q_node = 0, q_peer = 0;
@@ -565,12 +598,12 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   }
   for (int i = 0; i < s.incast_flows; ++i) {
     const auto k = static_cast<std::size_t>(s.long_flows + i);
-    incast_ids.push_back(
-        net.add_flow({.src = src[k],
-                      .dst = dst[k],
-                      .size = bytes{s.incast_size_bytes},
-                      .start = timestamp{static_cast<std::int64_t>(s.incast_at_us * 1000)},
-                      .cc = cc.make(ctx)}));
+    incast_ids.push_back(net.add_flow({.src = src[k],
+                                       .dst = dst[k],
+                                       .size = bytes{s.incast_size_bytes},
+                                       .start = timestamp{static_cast<std::int64_t>(
+                                           (s.incast_at_us + i * s.incast_gap_us) * 1000)},
+                                       .cc = cc.make(ctx)}));
   }
   for (int i = 0; i < s.burst_flows; ++i) {
     const auto k =
@@ -674,7 +707,9 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     sum += sd;
     r.max_slowdown = std::max(r.max_slowdown, sd);
     slowdowns.push_back(sd);
-    r.last_finish_us = std::max(r.last_finish_us, static_cast<double>(st.finish.count()) / 1000.0);
+    const double fin = static_cast<double>(st.finish.count()) / 1000.0;
+    r.last_finish_us = std::max(r.last_finish_us, fin);
+    r.first_finish_us = r.first_finish_us < 0 ? fin : std::min(r.first_finish_us, fin);
     if (st.size < bytes{10'000}) short_sd.push_back(sd);
     if (st.size > bytes{1'000'000}) long_sd.push_back(sd);
   }
