@@ -32,11 +32,11 @@
 ///   when cwnd < 1, else 0 (no pacing). netcc::basic_swift::pacing_delay gives the inter-packet
 ///   delay, netcc::basic_swift::pacing_rate the rate that spaces MSS-sized packets by it
 ///   (RTT * MSS / cwnd_bytes); bit_rate::max() means "not paced".
-/// - The fabric target (§3.5): target = base_target + #hops * h
+/// - The fabric target (§3.5): target = base_target + hops * h
 ///   + max(0, min(alpha / sqrt(fcwnd) + beta_fs, fs_range)), with
 ///   alpha = fs_range / (1 / sqrt(fs_min_cwnd) - 1 / sqrt(fs_max_cwnd)) and
 ///   beta_fs = -alpha / sqrt(fs_max_cwnd): the flow-scaling term is fs_range at fs_min_cwnd and
-///   falls as 1 / sqrt(fcwnd) to 0 at fs_max_cwnd. #hops comes from the event when its feedback
+///   falls as 1 / sqrt(fcwnd) to 0 at fs_max_cwnd. The hop count comes from the event when its feedback
 ///   traits have `hop_count(e)` and it is non-zero (an INT stack's record count, or a hop count a
 ///   stack derives from the IP TTL as the paper does), otherwise from swift_params::hops.
 /// - Fabric and endpoint windows (§3.3): when the event's traits have `endpoint_delay(e)`
@@ -160,7 +160,7 @@ struct swift_params {
   duration base_target{50'000};
   /// @brief Per-hop scaling factor h of the fabric target (§3.5; netcc: 1 us).
   duration per_hop{1'000};
-  /// @brief #hops when the event reports none (§3.5 takes it from the TTL; netcc: 0).
+  /// @brief Hop count when the event reports none (§3.5 takes it from the TTL; netcc: 0).
   std::uint8_t hops = 0;
   /// @brief fs_range: the flow-scaling part of the target at fs_min_cwnd (§3.5; 200 us, Bolt
   /// §5.3 footnote 5). At most 1 s (the fixed-point policy computes it in ns).
