@@ -12,6 +12,7 @@
 
 #include "netcc/calculus/curve.hpp"
 #include "netcc/calculus/minplus.hpp"
+#include "netcc/calculus/path_server.hpp"
 #include "netcc/calculus/rational.hpp"
 #include "netcc/control/bolt_sender.hpp"
 #include "netcc/control/dcqcn.hpp"
