@@ -10,6 +10,7 @@
 /// @endcode
 #pragma once
 
+#include "netcc/calculus/cc_driver.hpp"
 #include "netcc/calculus/curve.hpp"
 #include "netcc/calculus/minplus.hpp"
 #include "netcc/calculus/path_server.hpp"
