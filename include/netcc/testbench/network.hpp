@@ -438,7 +438,13 @@ class network {
     bool active = false;
     sequence snd_nxt = 0, snd_una = 0, high_sent = 0;
     sequence rcv_nxt = 0;
-    timestamp next_send{};
+    // Pacing: the last packet left at pace_base and was pace_size long; the next may leave at
+    // pace_base + pace_size / (the controller's rate now). The gap is re-timed whenever the rate
+    // changes, as a NIC's rate limiter does (and HPCC's ns-3 RDMA model, RdmaHw::ChangeRate):
+    // a packet sent at a rate floor (DCQCN's 1 Mbps: 12 ms per packet) must not block the flow
+    // for its whole gap after the rate has recovered.
+    timestamp pace_base{};
+    bytes pace_size{};
     timestamp rto_deadline = timestamp::max();
     bool rto_pending = false;
     dcqcn_np_flow_state np{};  // receiver's DCQCN notification point
@@ -935,7 +941,8 @@ class network {
   void on_flow_start(flow_id id) {
     flow_state& f = flows_[id];
     f.active = true;
-    f.next_send = now_;
+    f.pace_base = now_;
+    f.pace_size = bytes{0};
     start_ticks(id);
     kick_host(f.src);
   }
@@ -963,7 +970,10 @@ class network {
     if (f.stats.start > now_ || f.active) return;  // not started yet, or still sending
     f.active = true;
     f.stats.finish = timestamp::max();
-    if (f.next_send < now_) f.next_send = now_;
+    if (next_send(f) < now_) {
+      f.pace_base = now_;
+      f.pace_size = bytes{0};
+    }
     start_ticks(id);
     kick_host(f.src);
   }
@@ -1054,8 +1064,8 @@ class network {
       const bytes w = f.cc->cwnd();
       if (inflight > 0 && static_cast<std::int64_t>(inflight) + payload.count() > w.count())
         continue;
-      if (f.next_send > now_) {
-        earliest = std::min(earliest, f.next_send);
+      if (const timestamp at = next_send(f); at > now_) {
+        earliest = std::min(earliest, at);
         continue;
       }
       nd.rr = (nd.rr + k + 1) % nf;
@@ -1067,6 +1077,15 @@ class network {
       nd.wakeup_at = earliest;
       schedule(earliest, ev::flow_wakeup, h, 0);
     }
+  }
+
+  // When the flow's next packet may leave: its last packet's pacing gap at the current rate.
+  [[nodiscard]] static timestamp next_send(const flow_state& f) {
+    if (f.pace_size <= bytes{0}) return f.pace_base;
+    const bit_rate r = f.cc->pacing_rate();
+    if (r == bit_rate::max() || r <= bit_rate{0}) return f.pace_base;
+    const duration gap = f.pace_size / r;
+    return gap >= timestamp::max() - f.pace_base ? timestamp::max() : f.pace_base + gap;
   }
 
   [[nodiscard]] bytes next_payload(const flow_state& f) const noexcept {
@@ -1099,10 +1118,8 @@ class network {
     f.cc->on_send(
         send_info{.now = now_, .payload = payload, .remaining = remaining, .snd_nxt = f.snd_nxt},
         pk);
-    const bit_rate r = f.cc->pacing_rate();
-    if (r != bit_rate::max() && r > bit_rate{0}) {
-      f.next_send = std::max(f.next_send, now_) + pk.size / r;
-    }
+    f.pace_base = now_;
+    f.pace_size = pk.size;
     f.rto_deadline = now_ + cfg_.rto;
     if (!f.rto_pending) {
       f.rto_pending = true;
