@@ -45,6 +45,7 @@ struct measured {
   double worst_gbps = 1e9;  // lowest 20 us window of bottleneck throughput after incast + 300 us
   double mean_gbps = 0;     // bottleneck throughput from incast + 300 us to the end
   double shortfall_kb = 0;  // unused link from incast + 1500 us to the end, kB
+  double late_queue = 0;    // mean queue from incast + 1000 us to the end, bytes
 };
 
 measured measure(const tb::scenario& s, const std::string& cc, double line_gbps) {
@@ -55,13 +56,17 @@ measured measure(const tb::scenario& s, const std::string& cc, double line_gbps)
     const auto r = tb::run_scenario(s, c, ts);
     m.peak = r.peak_queue;
     const double t0 = s.incast_at_us + 300, t1 = s.incast_at_us + 1500;
-    double qsum = 0, n = 0, wsum = 0, wn = 0, wstart = -1, tsum = 0, tn = 0;
+    double qsum = 0, n = 0, wsum = 0, wn = 0, wstart = -1, tsum = 0, tn = 0, lsum = 0, ln = 0;
     const double dt_us = static_cast<double>(s.sample_ns) / 1000.0;
     for (std::size_t i = 0; i < ts.t.size(); ++i) {
       const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
       if (t >= t0 && t < t1) {
         qsum += ts.columns[0][i];
         ++n;
+      }
+      if (t >= s.incast_at_us + 1000) {
+        lsum += ts.columns[0][i];
+        ++ln;
       }
       if (t < t0) continue;
       tsum += ts.columns[1][i];
@@ -77,10 +82,12 @@ measured measure(const tb::scenario& s, const std::string& cc, double line_gbps)
     }
     m.incast_queue = n > 0 ? qsum / n : 0;
     m.mean_gbps = tn > 0 ? tsum / tn : 0;
+    m.late_queue = ln > 0 ? lsum / ln : 0;
     std::printf(
         "%-15s peak %7.0f B, queue during incast %7.0f B, throughput %5.2f Gbps, worst "
-        "20 us %5.2f Gbps, shortfall after the incast %6.1f kB\n",
-        cc.c_str(), m.peak, m.incast_queue, m.mean_gbps, m.worst_gbps, m.shortfall_kb);
+        "20 us %5.2f Gbps, shortfall after the incast %6.1f kB, queue from incast + 1 ms %7.0f B\n",
+        cc.c_str(), m.peak, m.incast_queue, m.mean_gbps, m.worst_gbps, m.shortfall_kb,
+        m.late_queue);
     return m;
   }
   ADD_FAILURE() << "no controller " << cc;
@@ -127,5 +134,38 @@ TEST(ReproPowertcpFig4, TenToOneIncast) {
   const double t_high_bytes = line_gbps * 1e9 / 8 * 500e-6;
   EXPECT_GT(timely.incast_queue, t_high_bytes);
   EXPECT_GT(timely.incast_queue, 10 * power.incast_queue);
+  EXPECT_LT(timely.mean_gbps, 0.8 * line_gbps);
+}
+
+// PowerTCP §4.2, Figure 4 bottom row: the 255:1 incast (built-in "powertcp-fig4-255": the
+// long flow, and 254 responders with 2 MB in all at 500 us). Claims and checks:
+// - PowerTCP "reacts quickly and converges to near-zero queue-lengths without losing
+//   throughput": from 1 ms after the incast its mean queue is within twice beta_hat, and from
+//   300 us after the incast the link carries 97% of its rate with no 20 us window below 80%.
+// - HPCC and TIMELY "lose throughput immediately after reacting": HPCC's lowest 20 us window is
+//   below 80% of the link and its mean below PowerTCP's; TIMELY carries less than 80%.
+// - theta-PowerTCP converges to a near-zero queue too (asserted as for PowerTCP); its
+//   throughput is printed, not asserted: it dips like HPCC's here (docs/reproductions.md).
+TEST(ReproPowertcpFig4, TwoFiftyFiveToOneIncast) {
+  const auto all = tb::builtin_scenarios();
+  const auto it = all.find("powertcp-fig4-255");
+  ASSERT_NE(it, all.end());
+  const tb::scenario& s = it->second.second;
+  ASSERT_EQ(tb::check(s), "");
+  const double line_gbps = s.host_gbps;
+  const double beta_hat = line_gbps * 1e9 / 8 * 10e-6;  // HostBw * tau, tau ~ 10 us
+  const auto power = measure(s, "powertcp", line_gbps);
+  const auto theta = measure(s, "theta-powertcp", line_gbps);
+  const auto hpcc = measure(s, "hpcc", line_gbps);
+  const auto timely = measure(s, "timely", line_gbps);
+  (void)measure(s, "dcqcn", line_gbps);
+
+  EXPECT_LT(power.late_queue, 2 * beta_hat);
+  EXPECT_GT(power.mean_gbps, 0.97 * line_gbps);
+  EXPECT_GT(power.worst_gbps, 0.8 * line_gbps);
+  EXPECT_LT(theta.late_queue, 2 * beta_hat);
+
+  EXPECT_LT(hpcc.worst_gbps, 0.8 * line_gbps);
+  EXPECT_LT(hpcc.mean_gbps, power.mean_gbps);
   EXPECT_LT(timely.mean_gbps, 0.8 * line_gbps);
 }

@@ -368,6 +368,21 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
       "PowerTCP Fig. 4: a long flow and a 10:1 incast at 500 us onto a 25 Gbps "
       "receiver; leaf-spine, 25 Gbps hosts, 100 Gbps fabric",
       fig4};
+  // PowerTCP Figure 4, bottom row: the 255:1 incast. The same long flow and receiver, and 254
+  // responders under the two leaves (128 hosts per leaf) answering a query at once; the paper
+  // does not state Figure 4's response size, so the incast carries the 2 MB request of its
+  // §4.3 (Figure 7c-d), 7874 B per responder. N = 255 flows for PowerTCP's beta and HPCC's
+  // additive increase.
+  scenario fig4b = fig4;
+  fig4b.name = "powertcp-fig4-255";
+  fig4b.hosts_per_leaf = 128;
+  fig4b.incast_flows = 254;
+  fig4b.incast_size_bytes = 7'874;
+  fig4b.expected_flows = 255;
+  m["powertcp-fig4-255"] = {
+      "PowerTCP Fig. 4 (bottom): a long flow and a 255:1 incast (2 MB in all) at 500 us onto a "
+      "25 Gbps receiver; leaf-spine of 2 x 128 hosts",
+      fig4b};
   // FastTune §V-B, Figure 7: many-to-one; flow 1 alone, then flows 2-4 together at line rate.
   // 10 Gbps links and 2 us per link as the paper's Clos (§V-A); a star of four senders stands
   // for its unspecified many-to-one topology. HPCC's parameters for every INT controller.
