@@ -501,15 +501,8 @@ TEST(PathServerRegression, SourceLimitedVegasWindowStopsAtMaxWindow) {
 // 100 Gbit/s = 12.5 B/ns, dR = 20 us; A: 4 MB at t = 0, 50 Gbit/s, and 1.5 MB every 0.5 ms
 // from 1 ms; I_max = 1460 B, W_o = 10 packets, w_low/w_high/gamma = 2/4/1 packets.
 nc::path_result<double> vegas_scenario() {
-  nc::path_config<double> cfg{.capacity = 12.5, .feedback_delay = 20000.0, .packet_size = 1460.0};
-  nc::flow_config<double> f;
-  f.arrivals = double_curve::token_bucket(6.25, 4.0e6);
-  for (int k = 0; k < 4; ++k) {
-    const std::vector<nc::sample<double>> s{{1.0e6 + 0.5e6 * k, 1.5e6}};
-    f.arrivals = f.arrivals + double_curve::from_samples(s, nc::interpolation::step);
-  }
-  f.cc = nc::path_cc::vegas;
-  return nc::basic_path_server<double>(cfg, {f}).run(3.0e6);
+  const nc::path_scenario sc = nc::seed_vegas_bursts();
+  return nc::path_server(sc.config, sc.flows).run(sc.horizon);
 }
 
 TEST(PathServerReproduction, VegasBurstScenarioOfSectionIIIE) {
@@ -560,23 +553,9 @@ TEST(PathServerReproduction, VegasBurstScenarioOfSectionIIIE) {
 TEST(PathServerReproduction, AimdFairnessOfSectionIVB) {
   // Two rate-based AIMD flows from 60 and 90 Gbit/s, alpha = 100 Mbit/s, beta = 0.8,
   // dtau_ai = 30 us, dR = 20 us, tau_o = 100 us, C = 100 Gbit/s, 50 ms.
-  nc::path_config<double> cfg{.capacity = 12.5,
-                              .feedback_delay = 20000.0,
-                              .packet_size = 1460.0,
-                              .timeouts = true,
-                              .timeout = 100000.0};
-  std::vector<nc::flow_config<double>> fs(2);
-  for (std::size_t k = 0; k < 2; ++k) {
-    fs[k].arrivals = double_curve::affine(0.0, nc::extended<double>::infinity(), 0.0);
-    fs[k].cc = nc::path_cc::rate_aimd;
-    fs[k].rate = {.initial_rate = k == 0 ? 7.5 : 11.25,
-                  .alpha = 0.0125,
-                  .beta = 0.8,
-                  .increase_interval = 30000.0,
-                  .min_rate = 0.001,
-                  .max_rate = 1.0e6};
-  }
-  const auto r = nc::basic_path_server<double>(cfg, fs).run(50.0e6);
+  const nc::path_scenario sc = nc::seed_aimd_fairness();
+  EXPECT_EQ(sc.horizon, 50.0e6);
+  const auto r = nc::path_server(sc.config, sc.flows).run(sc.horizon);
   ASSERT_EQ(r.status, nc::path_status::ok);
   // Both flows see every timeout together (the FIFO delays them alike), so Chiu and Jain's
   // argument applies: additive increases keep the difference, each decrease multiplies it by
@@ -601,25 +580,8 @@ nc::path_result<double> dcqcn_scenario(bool pfc) {
   // 31 senders x 10 MB into one 100 Gbit/s port, dR = 4 us; simplified DCQCN (§V-B): alpha = 5
   // Mbit/s every 55 us, beta = 0.75, RED 5 kB / 200 kB / 1 %, dtau_ecn = 50 us, tau_o = 3 ms;
   // PFC X_off / X_on = 9.5 / 9.25 kB per port per Gbit/s over 32 ports of 100 Gbit/s.
-  nc::path_config<double> cfg{.capacity = 12.5,
-                              .feedback_delay = 4000.0,
-                              .packet_size = 1000.0,
-                              .timeouts = true,
-                              .timeout = 3.0e6};
-  cfg.ecn = {.enabled = true, .k_min = 5.0e3, .k_max = 2.0e5, .p_max = 0.01, .spacing = 50000.0};
-  cfg.pfc = {.enabled = pfc, .x_off = 9.5e3 * 3200, .x_on = 9.25e3 * 3200};
-  nc::flow_config<double> f;
-  f.arrivals = double_curve::token_bucket(0.0, 10.0e6);
-  f.cc = nc::path_cc::rate_aimd;
-  f.multiplicity = 31;
-  f.rate = {.initial_rate = 12.5,
-            .alpha = 0.005 / 8,
-            .beta = 0.75,
-            .increase_interval = 55000.0,
-            .min_rate = 0.01 / 8,
-            .max_rate = 12.5,
-            .decrease_on_notification = true};
-  return nc::basic_path_server<double>(cfg, {f}).run(10.0e6);
+  const nc::path_scenario sc = nc::seed_dcqcn_incast(pfc);
+  return nc::path_server(sc.config, sc.flows).run(sc.horizon);
 }
 
 double peak_backlog(const nc::path_result<double>& r, double* when) {

@@ -161,17 +161,10 @@ constexpr double vegas_horizon_ns = 3.0e6;
 constexpr double vegas_step_ns = 1000.0;  // the grid: every 1 us
 constexpr std::array<double, 4> burst_times_ns{1.0e6, 1.5e6, 2.0e6, 2.5e6};
 
-// The model, exactly as path_server_test's vegas_scenario().
+// The model: the seed's §III-E scenario (netcc::calculus::seed_vegas_bursts).
 nc::path_result<double> vegas_model() {
-  nc::path_config<double> cfg{.capacity = 12.5, .feedback_delay = 20000.0, .packet_size = 1460.0};
-  nc::flow_config<double> f;
-  f.arrivals = double_curve::token_bucket(6.25, 4.0e6);
-  for (const double tb_ns : burst_times_ns) {
-    const std::vector<nc::sample<double>> s{{tb_ns, 1.5e6}};
-    f.arrivals = f.arrivals + double_curve::from_samples(s, nc::interpolation::step);
-  }
-  f.cc = nc::path_cc::vegas;
-  return nc::basic_path_server<double>(cfg, {f}).run(vegas_horizon_ns);
+  const nc::path_scenario sc = nc::seed_vegas_bursts();
+  return nc::path_server(sc.config, sc.flows).run(vegas_horizon_ns);
 }
 
 // netcc::vegas, recording when it leaves slow start and with which window.
@@ -398,28 +391,13 @@ struct incast_config {
   bool pfc = true;
 };
 
-// The model, exactly as path_server_test's dcqcn_scenario(pfc); without DCQCN the senders keep
+// The model: the seed's §V scenario (netcc::calculus::seed_dcqcn_incast); without DCQCN the senders keep
 // their initial 100 Gbit/s (path_cc::fixed_rate) and only PFC acts.
 nc::path_result<double> incast_model(incast_config c) {
-  nc::path_config<double> cfg{.capacity = 12.5,
-                              .feedback_delay = 4000.0,
-                              .packet_size = 1000.0,
-                              .timeouts = true,
-                              .timeout = 3.0e6};
-  cfg.ecn = {.enabled = c.dcqcn, .k_min = 5.0e3, .k_max = 2.0e5, .p_max = 0.01, .spacing = 50000.0};
-  cfg.pfc = {.enabled = c.pfc, .x_off = model_x_off, .x_on = model_x_on};
-  nc::flow_config<double> f;
-  f.arrivals = double_curve::token_bucket(0.0, burst_bytes);
-  f.cc = c.dcqcn ? nc::path_cc::rate_aimd : nc::path_cc::fixed_rate;
-  f.multiplicity = senders;
-  f.rate = {.initial_rate = 12.5,
-            .alpha = 0.005 / 8,
-            .beta = 0.75,
-            .increase_interval = 55000.0,
-            .min_rate = 0.01 / 8,
-            .max_rate = 12.5,
-            .decrease_on_notification = true};
-  return nc::basic_path_server<double>(cfg, {f}).run(dcqcn_horizon_ns);
+  nc::path_scenario sc = nc::seed_dcqcn_incast(c.pfc);
+  sc.config.ecn.enabled = c.dcqcn;
+  if (!c.dcqcn) sc.flows[0].cc = nc::path_cc::fixed_rate;
+  return nc::path_server(sc.config, sc.flows).run(dcqcn_horizon_ns);
 }
 
 struct incast_bench {

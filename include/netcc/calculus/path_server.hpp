@@ -1581,4 +1581,106 @@ class basic_path_server {
 /// @brief The model over double (the scenarios' choice).
 using path_server = basic_path_server<double>;
 
+// ============================================================================ the seed's scenarios
+
+/// @brief A complete scenario of the model: the path server, its flows and the horizon (ns,
+/// bytes: the seed's examples in double).
+/// @code
+/// auto sc = netcc::calculus::seed_vegas_bursts();
+/// auto res = netcc::calculus::path_server(sc.config, sc.flows).run(sc.horizon);
+/// @endcode
+struct path_scenario {
+  /// @brief The path server.
+  path_config<double> config{};
+  /// @brief The flows.
+  std::vector<flow_config<double>> flows{};
+  /// @brief How long the seed runs it (ns).
+  double horizon = 0;
+};
+
+/// @brief The seed's §III-E scenario (Figures 3-4): one Vegas flow (Algorithm 3, w_low / w_high
+/// / gamma = 2 / 4 / 1 packets of 1460 B, W_o = 10 packets) over C = 100 Gbit/s with dR = 20 us;
+/// the source sends 4 MB at t = 0 and 50 Gbit/s after, plus 1.5 MB at 1, 1.5, 2 and 2.5 ms;
+/// 3 ms.
+/// @code
+/// auto sc = netcc::calculus::seed_vegas_bursts();   // sc.horizon == 3e6
+/// @endcode
+[[nodiscard]] inline path_scenario seed_vegas_bursts() {
+  path_scenario sc;
+  sc.config = {.capacity = 12.5, .feedback_delay = 20000.0, .packet_size = 1460.0};
+  flow_config<double> f;
+  f.arrivals = double_curve::token_bucket(6.25, 4.0e6);
+  for (int k = 0; k < 4; ++k) {
+    const std::vector<sample<double>> s{{1.0e6 + 0.5e6 * k, 1.5e6}};
+    f.arrivals = f.arrivals + double_curve::from_samples(s, interpolation::step);
+  }
+  f.cc = path_cc::vegas;
+  sc.flows = {f};
+  sc.horizon = 3.0e6;
+  return sc;
+}
+
+/// @brief The seed's §IV-B scenario (Figure 6): two rate-based AIMD flows (Algorithm 1) with
+/// saturated sources from 60 and 90 Gbit/s, alpha = 100 Mbit/s per dtau_ai = 30 us, beta = 0.8,
+/// dR = 20 us, tau_o = 100 us, on a 100 Gbit/s FIFO path server; 50 ms.
+/// @code
+/// auto sc = netcc::calculus::seed_aimd_fairness();   // sc.flows.size() == 2
+/// @endcode
+[[nodiscard]] inline path_scenario seed_aimd_fairness() {
+  path_scenario sc;
+  sc.config = {.capacity = 12.5,
+               .feedback_delay = 20000.0,
+               .packet_size = 1460.0,
+               .timeouts = true,
+               .timeout = 100000.0};
+  sc.flows.resize(2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    sc.flows[k].arrivals = double_curve::affine(0.0, extended<double>::infinity(), 0.0);
+    sc.flows[k].cc = path_cc::rate_aimd;
+    sc.flows[k].rate = {.initial_rate = k == 0 ? 7.5 : 11.25,
+                        .alpha = 0.0125,
+                        .beta = 0.8,
+                        .increase_interval = 30000.0,
+                        .min_rate = 0.001,
+                        .max_rate = 1.0e6};
+  }
+  sc.horizon = 50.0e6;
+  return sc;
+}
+
+/// @brief The seed's §V scenario (Figures 9-10): 31 senders x 10 MB at t = 0 into one 100
+/// Gbit/s port, dR = 4 us, packets of 1000 B; the simplified DCQCN of §V-B (rate AIMD on
+/// notifications: alpha = 5 Mbit/s per 55 us, beta = 0.75, from the line rate, floor 10 Mbit/s),
+/// RED of Table II (5 kB / 200 kB / 1 %), dtau_ecn = 50 us, tau_o = 3 ms; with `pfc`, X_off /
+/// X_on = 9.5 / 9.25 kB per port per Gbit/s over 32 ports of 100 Gbit/s (30.4 / 29.6 MB);
+/// 10 ms.
+/// @code
+/// auto sc = netcc::calculus::seed_dcqcn_incast(true);   // sc.config.pfc.enabled
+/// @endcode
+[[nodiscard]] inline path_scenario seed_dcqcn_incast(bool pfc) {
+  path_scenario sc;
+  sc.config = {.capacity = 12.5,
+               .feedback_delay = 4000.0,
+               .packet_size = 1000.0,
+               .timeouts = true,
+               .timeout = 3.0e6};
+  sc.config.ecn = {
+      .enabled = true, .k_min = 5.0e3, .k_max = 2.0e5, .p_max = 0.01, .spacing = 50000.0};
+  sc.config.pfc = {.enabled = pfc, .x_off = 9.5e3 * 3200, .x_on = 9.25e3 * 3200};
+  flow_config<double> f;
+  f.arrivals = double_curve::token_bucket(0.0, 10.0e6);
+  f.cc = path_cc::rate_aimd;
+  f.multiplicity = 31;
+  f.rate = {.initial_rate = 12.5,
+            .alpha = 0.005 / 8,
+            .beta = 0.75,
+            .increase_interval = 55000.0,
+            .min_rate = 0.01 / 8,
+            .max_rate = 12.5,
+            .decrease_on_notification = true};
+  sc.flows = {f};
+  sc.horizon = 10.0e6;
+  return sc;
+}
+
 }  // namespace netcc::calculus
