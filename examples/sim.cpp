@@ -179,6 +179,7 @@ int main(int argc, char** argv) {
               "peak_q_B", "p99_q_B", "drain_us", "tail_Gbps", "util", "jain", "slow_avg",
               "slow_p99", "slow_max", "drops", "rto", "marks", "cnps", "srcs", "pauses");
   std::vector<std::string> names;
+  std::vector<tb::run_summary> with_srcs;  // controllers whose switches sent Bolt SRCs
   for (const auto* c : run) {
     if (progress) std::fprintf(stderr, "running %s...\r", c->name.c_str());
     tb::series ts;
@@ -193,7 +194,15 @@ int main(int argc, char** argv) {
         r.cc.c_str(), r.peak_queue, r.p99_queue, r.drain_us, r.tail_goodput_gbps, r.utilisation,
         r.jain, r.mean_slowdown, r.p99_slowdown, r.max_slowdown, u(r.drops), u(r.timeouts),
         u(r.ecn_marks), u(r.cnps), u(r.srcs), u(r.pauses));
+    if (r.srcs > 0) with_srcs.push_back(r);
   }
+  // Bolt NSDI'23 §5.2.1: the bandwidth SRC packets take, also as a share of the bottleneck.
+  for (const auto& r : with_srcs)
+    std::printf("%s: SRCs take %.3f Gbps (%.2f%% of the bottleneck), %.3f per bottleneck packet\n",
+                r.cc.c_str(), r.src_gbps, 100 * r.src_gbps / s.bottleneck_gbps,
+                r.bottleneck_packets > 0
+                    ? static_cast<double>(r.srcs) / static_cast<double>(r.bottleneck_packets)
+                    : 0.0);
   if (progress) std::fprintf(stderr, "%40s\r", "");
   std::printf("csv: %s/%s_<controller>.csv\n", out.c_str(), s.name.c_str());
   if (std::system("command -v gnuplot >/dev/null 2>&1") == 0) {

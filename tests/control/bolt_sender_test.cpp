@@ -108,10 +108,18 @@ TEST(BoltSender, ValidateNamesFieldValueAndRule) {
                   .names("bolt_sender.max_cwnd"));
   EXPECT_TRUE(netcc::validate(netcc::bolt_sender_params{.max_mdf = std::nan("")})
                   .names("bolt_sender.max_mdf"));
+  const auto v3 = netcc::validate(netcc::bolt_sender_params{.mtu = 1500_B, .mss = 1501_B});
+  EXPECT_NE(v3.to_string().find("bolt_sender.mss = 1501 B: must be in [0, mtu] B"),
+            std::string::npos)
+      << v3.to_string();
+  EXPECT_TRUE(
+      netcc::validate(netcc::bolt_sender_params{.mss = netcc::bytes{-1}}).names("bolt_sender.mss"));
+  EXPECT_TRUE(netcc::validate(netcc::bolt_sender_params{.mss = 1460_B}).ok());
 }
 
 TEST(BoltSender, InvalidParametersFallBack) {
   const netcc::bolt_sender cc{{.mtu = 0_B,
+                               .mss = netcc::bytes{-7},
                                .host_rate = netcc::bit_rate{-1},
                                .base_rtt = netcc::duration{0},
                                .cwnd_init = netcc::bytes{-1},
@@ -121,6 +129,7 @@ TEST(BoltSender, InvalidParametersFallBack) {
                                .retx_reset_threshold = 0}};
   const auto& p = cc.params();
   EXPECT_EQ(p.mtu, 1500_B);
+  EXPECT_EQ(p.mss, 0_B);
   EXPECT_EQ(p.host_rate, 100_Gbps);
   EXPECT_EQ(p.base_rtt, 8_us);
   EXPECT_EQ(p.cwnd_init, 0_B);
@@ -311,6 +320,36 @@ TYPED_TEST(BoltLines, HandleAckLines10To14) {
   TypeParam capped{{.cwnd_init = 100'000_B, .max_cwnd = 102'000_B}};
   capped.on_ack(ack(1500, 90'000, true));
   EXPECT_EQ(capped.cwnd(), 102'000_B);
+}
+
+// Algorithm 2 counts cwnd in packets. A window counted in payload bytes (mss 1460 of a 1500-B
+// packet) moves by one packet's payload on each INC, SRC decrement and additive increase, starts
+// at one BDP of packets (100000 / 1500 = 66.67 packets = 97333 B), and keeps target_q in wire
+// packets: 3000 B of queue = 2 packets, as with the default step.
+TYPED_TEST(BoltLines, WindowStepIsOnePacketOfPayloadWithAnMss) {
+  TypeParam cc{{.mtu = 1500_B, .mss = 1460_B}};
+  EXPECT_EQ(cc.cwnd(), 97'333_B);
+  EXPECT_EQ(cc.bdp(), 97'333_B);
+  cc.on_ack(ack(1460, 90'000));  // first ACK: AI
+  EXPECT_EQ(cc.cwnd(), 98'793_B);
+  cc.on_ack(ack(2920, 91'460, true));  // INC only
+  EXPECT_EQ(cc.cwnd(), 100'253_B);
+  // SRC: flow.rate = 100253 B / 8000 ns = 12.53 B/ns, capped at 12.5 (100 Gbps); link 50 Gbps:
+  // reaction_factor 2; queue 3000 B = 2 MTUs: target_q 4; rtt_src 2000 ns: interval 500 ns.
+  cc.on_src(src(10'000, 2000, 3000, 50_Gbps));
+  EXPECT_EQ(cc.cwnd(), 98'793_B);  // line 7: one packet of payload
+  // Now flow.rate = 98793 / 8000 = 12.349 B/ns, factor 1.976, target_q 3.952 (3000 B / 1500 B
+  // = 2 packets; in 1460-B packets it would be 4.06, interval 492.6 ns): interval 506.1 ns.
+  cc.on_src(src(10'499, 2000, 3000, 50_Gbps));
+  EXPECT_EQ(cc.cwnd(), 98'793_B);
+  cc.on_src(src(10'507, 2000, 3000, 50_Gbps));
+  EXPECT_EQ(cc.cwnd(), 97'333_B);
+  EXPECT_NEAR(netcc::to_double(cc.window_packets()), 97'333.0 / 1460, 1e-6);
+  // mss = 0 is the default step (mtu); mss = mtu is the same window.
+  TypeParam same{{.mtu = 1500_B, .mss = 1500_B}};
+  EXPECT_EQ(same.cwnd(), 100'000_B);
+  same.on_ack(ack(1500, 90'000, true));
+  EXPECT_EQ(same.cwnd(), 103'000_B);
 }
 
 // The per-RTT marker compares sequence numbers modulo 2^64.

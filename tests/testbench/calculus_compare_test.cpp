@@ -379,11 +379,9 @@ constexpr double dcqcn_horizon_ns = 10.0e6;
 constexpr double dcqcn_step_ns = 1000.0;  // backlog grid: every 1 us
 constexpr std::size_t rate_bin = 10;      // aggregate rate: 10 us bins (10 grid steps)
 constexpr std::size_t senders = 31;
-constexpr double burst_bytes = 10.0e6;
 constexpr double capacity_gbps = 100.0;
 constexpr double k_max_bytes = 200.0e3;
 constexpr double model_x_off = 9.5e3 * 3200;  // 9.5 kB per port per Gbit/s, 32 ports of 100
-constexpr double model_x_on = 9.25e3 * 3200;
 
 // The seed's three configurations (§V-A): PFC alone, DCQCN with PFC, DCQCN without PFC.
 struct incast_config {

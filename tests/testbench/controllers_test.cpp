@@ -62,3 +62,30 @@ INSTANTIATE_TEST_SUITE_P(Runner, EveryController, ::testing::ValuesIn([] {
                              if (ch == '-') ch = '_';
                            return n;
                          });
+
+// Bolt's window moves one packet at a time (NSDI'23 Algorithm 2 lines 7, 11, 13: cwnd +- 1) and
+// starts at one BDP of packets (§5.1.1). The engine counts a window in payload (sequence) bytes
+// and a full packet carries mtu - header = 1460 B of it, so the runner's Bolt controller must
+// step by 1460 B, not by the 1500-B MTU (which let 1.027 packets in per INC and started flows
+// 1.8 packets above the BDP).
+TEST(RunnerWiring, BoltWindowStepIsOneEnginePacket) {
+  const tb::network_config net{};
+  const netcc::bytes payload = net.mtu - net.header;
+  const tb::cc_context ctx{.host_rate = netcc::bit_rate{100'000'000'000},
+                           .base_rtt = netcc::duration{8'000},
+                           .expected_flows = 2,
+                           .mtu = net.mtu,
+                           .bottleneck_rate = netcc::bit_rate{100'000'000'000}};
+  for (const auto& c : tb::controllers()) {
+    if (c.name != "bolt") continue;
+    const auto cc = c.make(ctx);
+    // One BDP = 100000 B = 66.67 packets of 1460 B payload each.
+    EXPECT_EQ(cc->cwnd().count(), 100'000 * payload.count() / net.mtu.count());
+    cc->on_ack({.ack_seq = 1460, .snd_nxt = 90'000});  // first ACK: the additive increase
+    const netcc::bytes before = cc->cwnd();
+    cc->on_ack({.ack_seq = 2920, .snd_nxt = 91'460, .inc = true});  // one INC
+    EXPECT_EQ((cc->cwnd() - before).count(), payload.count());
+    return;
+  }
+  FAIL() << "no controller named bolt";
+}

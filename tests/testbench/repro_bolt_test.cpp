@@ -11,6 +11,11 @@
 // (Figure 11): after the flow completion Bolt takes the freed bandwidth faster than Swift's
 // additive increase. Printed, not asserted (they do not reproduce, see the docs): the drain
 // "in less than 2 RTTs" from the join, and Bolt's refill "in 1 us" ahead of HPCC's 20 us.
+// (§5.1.3, Figure 12, built-in "bolt-reroute"): when the other flow is rerouted away (no LAST
+// marking, so no PRU token), supply matching lets the remaining flow's window back to one BDP
+// "in 23 us", while without SM additive increase "takes more than 33 RTTs": with SM it takes
+// less than twice the paper's 23 us and under a quarter of the time without SM; without SM it
+// takes at least the additive-increase bound, (BDP - window) / packet base RTTs.
 #include <netcc/testbench/controllers.hpp>
 #include <netcc/testbench/scenario.hpp>
 
@@ -82,4 +87,85 @@ TEST(ReproBolt, FlowCompletes) {
   const auto swift = run("bolt-finish", "swift", true);
   ASSERT_GT(bolt.r.last_finish_us, 0);
   EXPECT_LT(bolt.refill_us, swift.refill_us);
+}
+
+namespace {
+
+struct reroute_ramp {
+  double ramp_us = -1;  // from the reroute until the remaining flow's window is back at one BDP
+  double bound_us = 0;  // additive increase alone: (BDP - window) / packet base RTTs
+  double window = 0;    // the remaining flow's window when the other leaves, bytes
+};
+
+// Bolt §5.1.3 on "bolt-reroute" with supply matching on or off: the remaining flow is long flow
+// 0; its window at t = 0 is its initial one BDP (the window that fills the link, in the payload
+// bytes the engine counts).
+reroute_ramp run_reroute(int sm) {
+  auto s = tb::builtin_scenarios().at("bolt-reroute").second;
+  s.bolt_sm = sm;
+  EXPECT_EQ(tb::check(s), "");
+  reroute_ramp m;
+  for (const auto& c : tb::controllers()) {
+    if (c.name != "bolt") continue;
+    tb::series ts;
+    const auto r = tb::run_scenario(s, c, ts);
+    EXPECT_EQ(r.drops, 0u);
+    const auto& w = ts.columns[2];  // long0_cwnd_bytes
+    const double bdp = w.front();
+    // The rerouted flow (long flow 1) delivers nothing once its last window has drained.
+    double after = 0;
+    for (std::size_t i = 0; i < ts.t.size(); ++i)
+      if (static_cast<double>(ts.t[i].count()) / 1000.0 >= s.reroute_us + 20)
+        after += ts.columns[7][i];
+    EXPECT_EQ(after, 0.0);
+    for (std::size_t i = 0; i < ts.t.size(); ++i) {
+      const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
+      if (t < s.reroute_us) {
+        m.window = w[i];
+      } else if (w[i] >= bdp) {
+        m.ramp_us = t - s.reroute_us;
+        break;
+      }
+    }
+    // The dumbbell's base RTT as run_scenario derives it: six one-way delays, and per hop a
+    // 1500-B packet (120 ns) and a 64-B ACK (6 ns) serialised at 100 Gbps. One packet of window
+    // is its 1460-B payload.
+    const double rtt_us = 6 * static_cast<double>(s.link_delay_ns) / 1000 + 3 * (0.120 + 0.006);
+    m.bound_us = (bdp - m.window) / 1460 * rtt_us;
+    std::printf(
+        "bolt-reroute SM %s: window %6.0f B -> one BDP %6.0f B in %5.1f us (additive increase "
+        "alone: %5.1f us, %4.1f RTTs)\n",
+        sm ? "on " : "off", m.window, bdp, m.ramp_us, m.bound_us, m.bound_us / rtt_us);
+    return m;
+  }
+  ADD_FAILURE() << "no controller bolt";
+  return m;
+}
+
+}  // namespace
+
+TEST(ReproBolt, FlowReroutedAwaySupplyMatchingRampsUp) {
+  const auto sm = run_reroute(1);
+  const auto ai = run_reroute(0);
+  ASSERT_GE(sm.ramp_us, 0);
+  ASSERT_GE(ai.ramp_us, 0);
+  EXPECT_LT(sm.ramp_us, 2 * 23.0);            // the paper: 23 us
+  EXPECT_LT(sm.ramp_us, ai.ramp_us / 4);      // multiplicative against additive probing
+  EXPECT_GE(ai.ramp_us, 0.95 * ai.bound_us);  // one packet per RTT: "more than 33 RTTs"
+}
+
+// The reroute keys (scenario.hpp): reroute_us and reroute_flows parse, and moving away more long
+// flows than there are is rejected with the field, the value and the rule.
+TEST(ReproBolt, RerouteKeysAreChecked) {
+  auto s = tb::builtin_scenarios().at("bolt-reroute").second;
+  EXPECT_EQ(s.reroute_us, 200.0);
+  EXPECT_EQ(s.reroute_flows, 1);
+  EXPECT_EQ(tb::set_key(s, "reroute_flows", "2"), "");
+  EXPECT_EQ(tb::check(s), "");
+  EXPECT_EQ(tb::set_key(s, "reroute_flows", "3"), "");
+  EXPECT_EQ(tb::check(s), "reroute_flows = 3: must be at most long_flows (2) when reroute_us > 0");
+  EXPECT_EQ(tb::set_key(s, "reroute_us", "0"), "");
+  EXPECT_EQ(tb::check(s), "");  // no reroute: reroute_flows is not used
+  EXPECT_EQ(tb::set_key(s, "reroute_us", "-1"), "reroute_us = -1: must be in [0, 1e+07]");
+  EXPECT_EQ(tb::set_key(s, "reroute_flows", "0"), "reroute_flows = 0: must be in [1, 1024]");
 }

@@ -35,9 +35,9 @@
 ///   stack's send descriptor and sets `first`, `last` and `inc` on its packet (netcc::bolt_header,
 ///   the testbench packet, or a stack's own type).
 /// - Window: cwnd in bytes (the arithmetic policy's number), moved in steps of one packet
-///   (`mtu` bytes), within [min_cwnd, max_cwnd]; below one packet the sender paces at
-///   cwnd / RTT (one packet every RTT / cwnd packets), as Swift does; otherwise pacing_rate()
-///   is the NIC rate (no pacing beyond the window).
+///   (`mss` bytes of window, `mtu` unless set), within [min_cwnd, max_cwnd]; below one packet
+///   the sender paces at cwnd / RTT (one packet every RTT / cwnd packets), as Swift does;
+///   otherwise pacing_rate() is the NIC rate (no pacing beyond the window).
 /// - Losses and timeouts (§3.1: "handling retransmission timeouts, selective acknowledgments,
 ///   and loss recovery are kept the same as in Swift"): Swift's rules (G. Kumar et al., "Swift:
 ///   Delay is Simple and Effective for Congestion Control in the Datacenter", SIGCOMM 2020,
@@ -48,12 +48,19 @@
 ///   once-per-RTT cut.
 ///
 /// Defaults (netcc::bolt_sender_params) and their sources
-/// - mtu = 1500 B: the packet of Algorithm 2's "cwnd +- 1" and of target_q "in number of
-///   packets"; Bolt does not state its MTU, 1500 B is the Ethernet MTU and the default of
-///   netcc::bolt_params (the switch's CC_THRESH and token size), so both halves agree.
+/// - mtu = 1500 B: the packet on the wire, unit of target_q "in number of packets" (the queue
+///   an SRC reports counts wire bytes); Bolt does not state its MTU, 1500 B is the Ethernet MTU
+///   and the default of netcc::bolt_params (the switch's CC_THRESH and token size), so both
+///   halves agree.
+/// - mss = 0 (= mtu): the window bytes one packet takes, the step of Algorithm 2's "cwnd +- 1"
+///   (lines 7, 11, 13). Algorithm 2 counts cwnd in packets; a stack that counts its window in
+///   wire bytes steps by mtu, one that counts payload (sequence) bytes, as TCP and the netcc
+///   testbench do, must step by its MSS, or every INC, SRC and additive increase moves the
+///   window by mtu / mss packets instead of one (1500 / 1460 = 1.027 in the testbench).
 /// - host_rate = 100 Gbps, base_rtt = 8 us: the §5.1 dumbbell ("8 us RTT at 100Gbps").
 /// - cwnd_init = host_rate * base_rtt (one BDP): §5.1.1, "a new flow starting at line rate emits
-///   BDP worth of packets until it receives the first congestion feedback".
+///   BDP worth of packets until it receives the first congestion feedback"; in window bytes,
+///   host_rate * base_rtt * mss / mtu (BDP / mtu packets of mss bytes each).
 /// - min_cwnd = 10 B: netcc's choice. Swift lets cwnd fall below one packet and paces; 10 B is
 ///   below the fair share of the paper's largest incast (§5.4: 5000 flows into one 100 Gbps
 ///   port of the 5 us star of §5.1.2, 62500 B / 5000 = 12.5 B).
@@ -82,7 +89,7 @@
 /// - FIRST compares the bytes-sent counter before this packet with cwnd (the first packet of a
 ///   burst is always FIRST); LAST compares the pending counter after this packet is subtracted
 ///   (§4.2 decrements on transmission, then tests the counter). "Longer than one BDP" is the
-///   burst (bytes sent since idle + pending) against host_rate * base_rtt.
+///   burst (bytes sent since idle + pending) against one BDP in window bytes (bdp()).
 /// - INC is set on LAST packets too ("senders mark the INC flag", §3.2); Algorithm 1 leaves a
 ///   LAST packet's INC alone at an uncongested switch, so a finishing flow may still gain window
 ///   it no longer needs.
@@ -141,16 +148,21 @@ inline constexpr bytes bolt_sender_window_limit{0x7FFF'FFFF};
 /// // cwnd_init = 25 Gbps * 12 us = 37500 B; LAST only for bursts above 37500 B
 /// @endcode
 struct bolt_sender_params {
-  /// @brief One packet: the step of every window change (Algorithm 2 lines 7, 11, 13) and the
-  /// unit of target_q (line 4). Default 1500 B (Ethernet; the switch's netcc::bolt_params).
+  /// @brief One packet on the wire: the unit of target_q (Algorithm 2 line 4), and the window
+  /// step when mss is 0. Default 1500 B (Ethernet; the switch's netcc::bolt_params).
   bytes mtu{1500};
+  /// @brief Window bytes of one packet: the step of every window change (Algorithm 2 lines 7,
+  /// 11, 13: cwnd +- 1 packet). 0 (default) takes mtu, for a window counted in wire bytes; a
+  /// window counted in payload bytes (TCP, the netcc testbench) sets its MSS, in [1, mtu].
+  bytes mss{0};
   /// @brief The NIC rate: caps flow.rate (line 3) and is the pacing rate at or above one packet
   /// of window. Default 100 Gbps (§5.1).
   bit_rate host_rate{100'000'000'000};
   /// @brief Base RTT: with host_rate, the BDP of cwnd_init and of the LAST rule, and the RTT
   /// until the first sample. Default 8 us (§5.1).
   duration base_rtt{8'000};
-  /// @brief Initial window; 0 derives host_rate * base_rtt (§5.1.1: line rate, one BDP).
+  /// @brief Initial window; 0 derives one BDP (§5.1.1: line rate): host_rate * base_rtt, times
+  /// mss / mtu when mss is set.
   bytes cwnd_init{0};
   /// @brief Smallest window; below one packet the sender paces (Swift). Default 10 B.
   bytes min_cwnd{10};
@@ -174,6 +186,8 @@ struct bolt_sender_params {
   const std::string n = "bolt_sender.";
   validation v;
   v.check(p.mtu >= bytes{1} && p.mtu <= bytes{65535}, n + "mtu", p.mtu, "must be in [1, 65535] B");
+  v.check(p.mss >= bytes::zero() && p.mss <= p.mtu, n + "mss", p.mss,
+          "must be in [0, mtu] B (0 takes mtu)");
   v.check(p.host_rate > bit_rate::zero(), n + "host_rate", p.host_rate, "must be positive");
   v.check(p.base_rtt > duration::zero(), n + "base_rtt", p.base_rtt, "must be positive");
   v.check(p.min_cwnd >= bytes{1}, n + "min_cwnd", p.min_cwnd, "must be at least one byte");
@@ -404,7 +418,7 @@ class basic_bolt_sender {
   }
   /// @brief The window as computed (unrounded bytes).
   [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
-  /// @brief The window in packets (cwnd / mtu).
+  /// @brief The window in packets (cwnd / mss, mss defaulting to mtu).
   [[nodiscard]] constexpr value_type window_packets() const noexcept { return s_.cwnd / mtu_; }
   /// @brief Pacing rate: host_rate (no pacing beyond the NIC) at or above one packet of window;
   /// below it cwnd / RTT (Swift's pacing delay RTT / cwnd per packet), at most host_rate.
@@ -436,7 +450,8 @@ class basic_bolt_sender {
   [[nodiscard]] constexpr bool idle() const noexcept { return (s_.flags & idle_bit) != 0; }
   /// @brief Swift's retransmit_cnt (consecutive timeouts since the last ACK or fast recovery).
   [[nodiscard]] constexpr std::uint32_t retransmit_count() const noexcept { return s_.retx; }
-  /// @brief The BDP of the LAST rule and of cwnd_init: host_rate * base_rtt.
+  /// @brief The BDP of the LAST rule and of cwnd_init, in window bytes: host_rate * base_rtt *
+  /// mss / mtu (host_rate * base_rtt when mss is 0).
   [[nodiscard]] constexpr bytes bdp() const noexcept { return bytes{bdp_}; }
   /// @brief The parameters in force (after invalid fields fell back).
   [[nodiscard]] constexpr const bolt_sender_params& params() const noexcept { return params_; }
@@ -479,6 +494,7 @@ class basic_bolt_sender {
   constexpr void configure(bolt_sender_params p) noexcept {
     const bolt_sender_params d{};
     if (p.mtu < bytes{1} || p.mtu > bytes{65535}) p.mtu = d.mtu;
+    if (p.mss < bytes::zero() || p.mss > p.mtu) p.mss = d.mss;
     if (p.host_rate <= bit_rate::zero()) p.host_rate = d.host_rate;
     if (p.base_rtt <= duration::zero()) p.base_rtt = d.base_rtt;
     if (p.min_cwnd < bytes{1} || p.min_cwnd > bolt_sender_window_limit) p.min_cwnd = d.min_cwnd;
@@ -490,13 +506,16 @@ class basic_bolt_sender {
     params_ = p;
 
     mtu_bytes_ = p.mtu.count();
-    mtu_ = from_int(mtu_bytes_);
+    const std::int64_t step = p.mss > bytes::zero() ? p.mss.count() : mtu_bytes_;
+    mtu_ = from_int(step);  // one packet of window
     min_cwnd_ = from_int(p.min_cwnd.count());
     max_cwnd_ = from_int(p.max_cwnd.count());
     keep_ = num<value_type>(1.0 - p.max_mdf);
     host_bytes_per_ns_ = ratio<value_type>(p.host_rate.bps(), 8'000'000'000);
-    bdp_ = (p.host_rate * p.base_rtt).count();
-    const bytes init = p.cwnd_init > bytes::zero() ? p.cwnd_init : p.host_rate * p.base_rtt;
+    // One BDP of packets in window bytes: BDP / mtu packets of `step` bytes.
+    bdp_ =
+        detail::saturate_i64(detail::i128{(p.host_rate * p.base_rtt).count()} * step / mtu_bytes_);
+    const bytes init = p.cwnd_init > bytes::zero() ? p.cwnd_init : bytes{bdp_};
     s_.cwnd = clamp_window(from_int(init.count()));
     s_.rtt = p.base_rtt;
   }
@@ -531,8 +550,8 @@ class basic_bolt_sender {
   // Configuration (sanitised params and the values derived from them).
   bolt_sender_params params_{};
   std::int64_t mtu_bytes_ = 0;
-  std::int64_t bdp_ = 0;
-  value_type mtu_{};
+  std::int64_t bdp_ = 0;  // one BDP in window bytes
+  value_type mtu_{};      // one packet of window (mss, or mtu)
   value_type min_cwnd_{};
   value_type max_cwnd_{};
   value_type keep_{};  // 1 - max_mdf
@@ -547,7 +566,7 @@ using bolt_sender = basic_bolt_sender<>;
 // Size budgets, in bytes. Per-flow state: 64 B (window, RTT, last_dec_time, Swift's last cut,
 // seq_no_at_last_ai, the §4.2 pending and bytes-sent counters: seven 8-byte words; the
 // decrement count, the retransmit counter and flags in the eighth). Configuration: the params
-// (64 B) and 56 B derived from them (184 B in all).
+// (72 B) and 56 B derived from them (192 B in all).
 static_assert(bolt_sender::state_bytes <= 64, "bolt_sender: per-flow state within 64 B");
 static_assert(basic_bolt_sender<arith::q32>::state_bytes <= 64,
               "bolt_sender (q32): per-flow state within 64 B");

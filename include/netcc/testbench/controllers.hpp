@@ -96,7 +96,9 @@ namespace netcc::testbench {
                }});
   // Bolt: the switches run Bolt's ingress (SRCs at CC_THRESH, PRU and supply tokens, INC;
   // NSDI'23 Algorithm 1) instead of pushing INT; the sender is Algorithm 2 with §4.2's
-  // FIRST/LAST marking, at the NIC rate and the path's base RTT, starting at one BDP.
+  // FIRST/LAST marking, at the NIC rate and the path's base RTT, starting at one BDP. The
+  // engine counts windows in payload bytes, so one packet of window ("cwnd +- 1", Algorithm 2)
+  // is the payload of a full packet, MTU - 40 B, while target_q counts the queue in MTUs.
   v.push_back({"bolt", "Bolt sender with Bolt switches (NSDI'23 Alg. 1-2, §4.2)",
                [](switch_config& sw, const cc_context& c) {
                  sw.int_push = false;
@@ -105,8 +107,10 @@ namespace netcc::testbench {
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
                  return std::make_unique<cc_model<bolt_sender>>(
-                     "bolt", bolt_sender_params{
-                                 .mtu = c.mtu, .host_rate = c.host_rate, .base_rtt = c.base_rtt});
+                     "bolt", bolt_sender_params{.mtu = c.mtu,
+                                                .mss = c.mtu - bytes{40},
+                                                .host_rate = c.host_rate,
+                                                .base_rtt = c.base_rtt});
                }});
   // FastTune: INT comes padded into ACKs and S-ACKs by FastTune switches (Algorithm 1), not
   // pushed onto data packets.

@@ -43,6 +43,26 @@ namespace netcc::testbench {
   return static_cast<double>(f.fct().count()) / static_cast<double>(ideal.count());
 }
 
+/// @brief Bolt's estimate of the bandwidth its SRC packets take (NSDI'23 Appendix A, Eq. 3):
+/// `C * p_src / p_data * rtt_src / rtt`, in the unit of `c_gbps`. C is the rate at which traffic
+/// flows through the bottleneck, p_src and p_data the SRC and data packet sizes, rtt_src / rtt
+/// the fraction of time the bottleneck is congested (Eq. 1: a queue that additive increase
+/// builds persists for one rtt_src of every RTT), so Eq. 2 makes rtt_src / rtt of the data
+/// packets generate an SRC. 0 for a non-positive packet size or RTT.
+/// @code
+/// // 80 Gbps of 1500-B packets, 64-B SRCs, rtt_src / rtt = 1 / 2 (a one-switch star):
+/// double g = netcc::testbench::bolt_src_bandwidth_eq3(80, netcc::bytes{64}, netcc::bytes{1500},
+///     netcc::duration{2500}, netcc::duration{5000});   // 1.7067 Gbps
+/// @endcode
+[[nodiscard]] inline double bolt_src_bandwidth_eq3(double c_gbps, bytes p_src, bytes p_data,
+                                                   duration rtt_src, duration rtt) {
+  if (p_data <= bytes{0} || rtt <= duration::zero() || p_src < bytes{0} ||
+      rtt_src < duration::zero())
+    return 0;
+  return c_gbps * static_cast<double>(p_src.count()) / static_cast<double>(p_data.count()) *
+         static_cast<double>(rtt_src.count()) / static_cast<double>(rtt.count());
+}
+
 /// @brief Write a time series as CSV (first column time in microseconds). False on I/O error.
 inline bool write_csv(const series& s, const std::string& path) {
   std::ofstream out(path);

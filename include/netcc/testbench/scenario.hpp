@@ -18,6 +18,7 @@
 /// @endcode
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <fstream>
@@ -94,6 +95,14 @@ struct scenario {
   /// @brief 1: the long flows after the first all start together, long_start_gap_us after it
   /// (a many-to-one join); 0: each starts long_start_gap_us after the previous one.
   int long_join_together = 0;
+  /// @brief When the last reroute_flows long flows leave the bottleneck, us (0: never). A
+  /// rerouted flow stops sending new data at that time without the LAST marking of a flow that
+  /// completes (its packets in flight still drain): the unannounced capacity release of Bolt
+  /// NSDI'23 §3.3 and §5.1.3 ("link and device failures or route changes"), which PRU cannot
+  /// foresee and only supply matching (or additive increase) can take up.
+  double reroute_us = 0;
+  /// @brief How many long flows reroute_us moves away: the last ones (1 to long_flows).
+  int reroute_flows = 1;
   /// @brief Incast flows (from the next senders), started together or incast_gap_us apart.
   int incast_flows = 10;
   /// @brief Size of each incast flow, bytes.
@@ -194,6 +203,8 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   if (key == "long_start_gap_us") return num(s.long_start_gap_us, 0, 1e7);
   if (key == "long_stop_after_us") return num(s.long_stop_after_us, 0, 1e7);
   if (key == "long_join_together") return num(s.long_join_together, 0, 1);
+  if (key == "reroute_us") return num(s.reroute_us, 0, 1e7);
+  if (key == "reroute_flows") return num(s.reroute_flows, 1, 1024);
   if (key == "incast_flows") return num(s.incast_flows, 0, 1024);
   if (key == "incast_size_bytes") return num(s.incast_size_bytes, 1, 1e10);
   if (key == "incast_at_us") return num(s.incast_at_us, 0, 1e7);
@@ -238,6 +249,8 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
           {"long_start_gap_us", "gap between long-flow starts, us"},
           {"long_stop_after_us", "each long flow stops this long after it starts, us (0: never)"},
           {"long_join_together", "1: long flows after the first start together, one gap after it"},
+          {"reroute_us", "last reroute_flows long flows stop unannounced (no LAST), us; 0 never"},
+          {"reroute_flows", "long flows that reroute_us moves away (the last ones)"},
           {"incast_flows", "flows of the incast burst"},
           {"incast_size_bytes", "size of each incast flow, bytes"},
           {"incast_at_us", "incast start, us"},
@@ -278,6 +291,10 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
     return "senders = " + std::to_string(s.senders) +
            ": must be at least long_flows + incast_flows + burst_flows (" + std::to_string(needed) +
            ")";
+  }
+  if (s.reroute_us > 0 && s.reroute_flows > s.long_flows) {
+    return "reroute_flows = " + std::to_string(s.reroute_flows) + ": must be at most long_flows (" +
+           std::to_string(s.long_flows) + ") when reroute_us > 0";
   }
   if (s.topology == "dumbbell" && s.incast_flows > 0) {
     return "incast_flows = " + std::to_string(s.incast_flows) + ": must be 0 on a dumbbell";
@@ -465,6 +482,36 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
       "Bolt Table 1: 5 senders x 500 KB starting 15 us apart; 100 Gbps star, 5 us "
       "RTT",
       star5};
+  // Bolt §5.1.3 (Figure 12): the set-up of Figures 4 and 11 (two flows on the 100 Gbps dumbbell
+  // with an 8 us base RTT, as bolt-join), but at 200 us the second flow is rerouted away instead
+  // of completing: it stops without LAST marking, so no PRU token announces the freed capacity.
+  // Key bolt_sm turns supply matching off (Figure 12b: additive increase alone).
+  scenario reroute = join;
+  reroute.name = "bolt-reroute";
+  reroute.long_start_gap_us = 0;
+  reroute.reroute_us = 200;
+  reroute.duration_us = 600;
+  m["bolt-reroute"] = {
+      "Bolt Fig. 12: of two flows on a 100 Gbps link one is rerouted away at 200 us (no LAST); "
+      "8 us RTT",
+      reroute};
+  // Bolt §5.2.1 (Figure 13) and Appendix A (Eq. 3): the bandwidth SRCs take at 80% load, on the
+  // §5.1.2 star (100 Gbps, 5 us base RTT), 16 senders towards one receiver. The paper's READ RPC
+  // workload is not public; the Facebook Hadoop sizes (Bolt §5.4's other workload, most flows
+  // within a BDP) stand in.
+  scenario srcload = star5;
+  srcload.name = "bolt-src";
+  srcload.senders = 16;
+  srcload.incast_flows = 0;
+  srcload.cdf = "hadoop";
+  srcload.cdf_load = 0.8;
+  srcload.duration_us = 20'000;
+  srcload.sample_ns = 10'000;
+  srcload.expected_flows = 16;
+  m["bolt-src"] = {
+      "Bolt Fig. 13: SRC bandwidth at 80% load, Hadoop flow sizes from 16 senders to one "
+      "receiver; 100 Gbps star, 5 us RTT",
+      srcload};
   scenario web = scenario{};
   web.name = "websearch";
   web.topology = "leafspine";
@@ -530,6 +577,13 @@ struct run_summary {
   std::uint64_t cnps = 0;
   /// @brief Bolt SRCs generated by switches.
   std::uint64_t srcs = 0;
+  /// @brief Bandwidth of the Bolt SRCs generated over the run: their bytes (the engine's
+  /// control-packet size each) per second of the run, Gbps; Bolt NSDI'23 §5.2.1 reports this
+  /// "bandwidth occupied by SRC packets", Appendix A Eq. 3 estimates it
+  /// (netcc::testbench::bolt_src_bandwidth_eq3).
+  double src_gbps = 0;
+  /// @brief Packets sent on the bottleneck port over the run (data only, on a star or dumbbell).
+  std::uint64_t bottleneck_packets = 0;
   /// @brief FastTune S-ACKs generated by switches.
   std::uint64_t sacks = 0;
   /// @brief PFC pause frames sent.
@@ -601,10 +655,12 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   for (int i = 0; i < s.long_flows; ++i) {
     const int slot = s.long_join_together != 0 ? std::min(i, 1) : i;
     const timestamp start{static_cast<std::int64_t>(slot * s.long_start_gap_us * 1000)};
-    const timestamp stop =
-        s.long_stop_after_us > 0
-            ? start + duration{static_cast<std::int64_t>(s.long_stop_after_us * 1000)}
-            : timestamp::max();
+    timestamp stop = s.long_stop_after_us > 0
+                         ? start + duration{static_cast<std::int64_t>(s.long_stop_after_us * 1000)}
+                         : timestamp::max();
+    // Rerouted away (Bolt §5.1.3): the flow stops sending here, unannounced (no LAST marking).
+    if (s.reroute_us > 0 && i >= s.long_flows - s.reroute_flows)
+      stop = std::min(stop, timestamp{static_cast<std::int64_t>(s.reroute_us * 1000)});
     long_ids.push_back(net.add_flow({.src = src[static_cast<std::size_t>(i)],
                                      .dst = dst[static_cast<std::size_t>(i)],
                                      .start = start,
@@ -737,12 +793,15 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   const auto& bottleneck = net.port_stats_toward(q_node, q_peer);
   r.utilisation = static_cast<double>(bottleneck.tx_bytes) * 8 /
                   (static_cast<double>(q_rate.count()) * s.duration_us * 1e-6);
+  r.bottleneck_packets = bottleneck.tx_packets;
   for (const auto& [node, peer, ps, buffer] : net.ports()) {
     r.ecn_marks += ps.ecn_marks;
     r.srcs += ps.srcs;
     r.sacks += ps.sacks;
     r.pauses += ps.pauses;
   }
+  r.src_gbps = static_cast<double>(r.srcs) * static_cast<double>(cfg.control_size.count()) * 8 /
+               (s.duration_us * 1e-6) / 1e9;
   for (flow_id f = 0; f < net.flow_count(); ++f) r.cnps += net.stats(f).cnps;
   r.drops = net.drops();
   for (flow_id f = 0; f < net.flow_count(); ++f) r.timeouts += net.stats(f).timeouts;
