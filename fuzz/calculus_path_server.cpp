@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cfg.pfc.enabled = r.boolean();
   cfg.pfc.x_off = pick(r, 0.0, 3000.0);
   cfg.pfc.x_on = pick(r, 0.0, 3000.0);
-  cfg.max_events = 3000;
+  cfg.max_events = 400;  // bounded cost per input (the model stops with event_limit)
   const std::size_t n = 1 + r.u8() % 3;
   std::vector<nc::flow_config<double>> fs;
   for (std::size_t j = 0; j < n; ++j) {

@@ -336,10 +336,10 @@ TEST(CcDriver, DctcpHoldsTheQueueNearK) {
 
 TEST(CcDriver, PowerTcpIncastKeepsTheLinkBusyWithABoundedQueue) {
   // 10 flows of 25 Gbit/s hosts each starting at one BDP (PowerTCP's cwnd_init) into 25 Gbit/s,
-  // dR = 20 us, N = 10 expected flows. The first round trip queues about 560 kB. (PowerTCP then
-  // oscillates here: whenever the queue drains with no arrivals its power is zero and every
-  // window jumps to its maximum; the testbench shows the same, tests/testbench/
-  // calculus_driver_compare_test.cpp.)
+  // dR = 20 us, N = 10 expected flows. The first round trip queues about 560 kB; then
+  // Algorithm 1's dequeue-time INT makes the windows oscillate for about 1 ms before they settle
+  // (docs/calculus.md; the testbench shows the same, tests/testbench/
+  // calculus_driver_compare_test.cpp).
   nc::driver_config c{.capacity = gbps(25), .feedback_delay = duration{20'000}};
   std::vector<nc::driver_flow<netcc::powertcp>> f(1);
   f[0].multiplicity = 10;
