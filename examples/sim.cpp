@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tb = netcc::testbench;
@@ -154,17 +155,12 @@ int main(int argc, char** argv) {
   }
   if (auto err = tb::check(s); !err.empty()) return fail(err);
 
-  std::vector<const tb::cc_entry*> run;
-  if (chosen.empty()) {
-    for (const auto& c : ccs) run.push_back(&c);
-  } else {
-    for (const auto& name : chosen) {
-      const tb::cc_entry* found = nullptr;
-      for (const auto& c : ccs)
-        if (c.name == name) found = &c;
-      if (!found) return fail("unknown controller '" + name + "' (netcc-sim list shows them)");
-      run.push_back(found);
-    }
+  std::vector<tb::cc_entry> run;
+  if (chosen.empty()) run = ccs;
+  for (const auto& name : chosen) {
+    auto found = tb::find_controller(name);
+    if (!found) return fail("unknown controller '" + name + "' (netcc-sim list shows them)");
+    run.push_back(std::move(*found));
   }
 
   std::error_code ec;
@@ -180,13 +176,13 @@ int main(int argc, char** argv) {
               "slow_p99", "slow_max", "drops", "rto", "marks", "cnps", "srcs", "pauses");
   std::vector<std::string> names;
   std::vector<tb::run_summary> with_srcs;  // controllers whose switches sent Bolt SRCs
-  for (const auto* c : run) {
-    if (progress) std::fprintf(stderr, "running %s...\r", c->name.c_str());
+  for (const auto& c : run) {
+    if (progress) std::fprintf(stderr, "running %s...\r", c.name.c_str());
     tb::series ts;
-    const auto r = tb::run_scenario(s, *c, ts);
-    const auto csv = out / (s.name + "_" + c->name + ".csv");
+    const auto r = tb::run_scenario(s, c, ts);
+    const auto csv = out / (s.name + "_" + c.name + ".csv");
     if (!tb::write_csv(ts, csv.string())) return fail("cannot write " + csv.string());
-    names.push_back(c->name);
+    names.push_back(c.name);
     const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
     std::printf(
         "%-15s %10.0f %10.0f %8.1f %9.2f %5.3f %6.4f %8.2f %8.2f %8.2f %5llu %5llu %6llu %6llu "

@@ -54,6 +54,8 @@
 
 #include <gtest/gtest.h>
 
+#include "testbench/trace_distance.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -73,37 +75,14 @@ namespace tb = netcc::testbench;
 namespace {
 
 using nc::double_curve;
+using trace_test::argmax;
+using trace_test::compare;
+using trace_test::distance;
 
 constexpr double payload_share = 1460.0 / 1500.0;  // payload bytes per wire byte, full packets
 
 double value(const nc::extended<double>& e) {
   return e.value();
-}
-
-// Distance between two series on the same grid.
-struct distance {
-  double mean_abs = 0;  // mean |a - b|
-  double max_abs = 0;   // max |a - b|
-  double peak_a = 0;    // max a
-  double peak_b = 0;    // max b
-};
-
-distance compare(const std::vector<double>& a, const std::vector<double>& b) {
-  distance d;
-  const std::size_t n = std::min(a.size(), b.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const double e = std::abs(a[i] - b[i]);
-    d.mean_abs += e / static_cast<double>(n);
-    d.max_abs = std::max(d.max_abs, e);
-    d.peak_a = std::max(d.peak_a, a[i]);
-    d.peak_b = std::max(d.peak_b, b[i]);
-  }
-  return d;
-}
-
-// Index of the largest value.
-std::size_t argmax(const std::vector<double>& v) {
-  return static_cast<std::size_t>(std::max_element(v.begin(), v.end()) - v.begin());
 }
 
 // max_i min_{|j - i| <= k} |a_i - b_j|: the largest difference once a shift of up to k grid

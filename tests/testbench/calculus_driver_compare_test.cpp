@@ -29,8 +29,9 @@
 
 #include <gtest/gtest.h>
 
+#include "testbench/trace_distance.hpp"
+
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -54,6 +55,11 @@ struct series {
       }
     }
     return n > 0 ? s / n : 0.0;
+  }
+  std::vector<double> on_grid(double end_us) const {  // at(t) every 1 us on [0, end_us]
+    std::vector<double> g;
+    for (double t = 0; t <= end_us; t += 1.0) g.push_back(at(t));
+    return g;
   }
   double at(double t) const {  // linear between samples
     if (t_us.empty()) return 0;
@@ -110,24 +116,26 @@ series run_testbench(double* gbps) {
   s.duration_us = horizon_us;
   s.sample_ns = 1000;
   series out;
-  for (const auto& c : tb::controllers()) {
-    if (c.name != "powertcp") continue;
-    tb::series ts;
-    (void)tb::run_scenario(s, c, ts);
-    double sum = 0;
-    int n = 0;
-    for (std::size_t i = 0; i < ts.t.size(); ++i) {
-      const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
-      out.t_us.push_back(t);
-      out.q.push_back(ts.columns[0][i]);
-      out.peak = std::max(out.peak, ts.columns[0][i]);
-      if (t > 100.0) {
-        sum += ts.columns[1][i];
-        ++n;
-      }
-    }
-    *gbps = n > 0 ? sum / n : 0.0;
+  const auto c = tb::find_controller("powertcp");
+  if (!c) {
+    ADD_FAILURE() << "no controller powertcp";
+    return out;
   }
+  tb::series ts;
+  (void)tb::run_scenario(s, *c, ts);
+  double sum = 0;
+  int n = 0;
+  for (std::size_t i = 0; i < ts.t.size(); ++i) {
+    const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
+    out.t_us.push_back(t);
+    out.q.push_back(ts.columns[0][i]);
+    out.peak = std::max(out.peak, ts.columns[0][i]);
+    if (t > 100.0) {
+      sum += ts.columns[1][i];
+      ++n;
+    }
+  }
+  *gbps = n > 0 ? sum / n : 0.0;
   return out;
 }
 
@@ -137,15 +145,9 @@ TEST(DriverAgainstTestbench, PowerTcpIncastBacklog) {
   const series b = run_testbench(&g_tb);
   ASSERT_FALSE(m.t_us.empty());
   ASSERT_FALSE(b.t_us.empty());
-  double sum = 0, worst = 0;
-  int n = 0;
-  for (double t = 0; t <= horizon_us; t += 1.0) {
-    const double d = std::fabs(m.at(t) - b.at(t));
-    sum += d;
-    worst = std::max(worst, d);
-    ++n;
-  }
-  const double mean_diff = sum / n;
+  const trace_test::distance dist =
+      trace_test::compare(m.on_grid(horizon_us), b.on_grid(horizon_us));
+  const double mean_diff = dist.mean_abs, worst = dist.max_abs;
   const double qm = m.mean(100, 600), qb = b.mean(100, 600);
   const double sm = m.mean(1500, 2000), sb = b.mean(1500, 2000);
   std::printf(
@@ -212,16 +214,15 @@ TEST(DriverAgainstTestbench, DcqcnIncastOfSectionV) {
   s.incast_at_us = 0;
   s.duration_us = end_us;
   s.sample_ns = 1000;
+  const auto cc = tb::find_controller("dcqcn");
+  ASSERT_TRUE(cc.has_value());
+  tb::series ts;
+  (void)tb::run_scenario(s, *cc, ts);
   series b;
-  for (const auto& cc : tb::controllers()) {
-    if (cc.name != "dcqcn") continue;
-    tb::series ts;
-    (void)tb::run_scenario(s, cc, ts);
-    for (std::size_t i = 0; i < ts.t.size(); ++i) {
-      b.t_us.push_back(static_cast<double>(ts.t[i].count()) / 1000.0);
-      b.q.push_back(ts.columns[0][i] * 1460.0 / 1500.0);  // payload bytes, as the model's
-      b.peak = std::max(b.peak, b.q.back());
-    }
+  for (std::size_t i = 0; i < ts.t.size(); ++i) {
+    b.t_us.push_back(static_cast<double>(ts.t[i].count()) / 1000.0);
+    b.q.push_back(ts.columns[0][i] * 1460.0 / 1500.0);  // payload bytes, as the model's
+    b.peak = std::max(b.peak, b.q.back());
   }
   ASSERT_FALSE(b.t_us.empty());
   const auto clears = [](const series& x) {
@@ -234,15 +235,8 @@ TEST(DriverAgainstTestbench, DcqcnIncastOfSectionV) {
     }
     return -1.0;
   };
-  double sum = 0, worst = 0;
-  int n = 0;
-  for (double t = 0; t <= end_us; t += 1.0) {
-    const double d = std::fabs(m.at(t) - b.at(t));
-    sum += d;
-    worst = std::max(worst, d);
-    ++n;
-  }
-  const double mean_diff = sum / n;
+  const trace_test::distance dist = trace_test::compare(m.on_grid(end_us), b.on_grid(end_us));
+  const double mean_diff = dist.mean_abs, worst = dist.max_abs;
   const double cm = clears(m), cb = clears(b);
   std::printf(
       "DCQCN 31 x 10 MB, model (driver) vs testbench: peak %.2f / %.2f MB, backlog clears at "

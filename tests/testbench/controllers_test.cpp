@@ -37,18 +37,15 @@ class EveryController : public ::testing::TestWithParam<std::string> {};
 TEST_P(EveryController, TwoLongFlowsShareADumbbellFullyAndFairly) {
   const auto s = two_long_flows();
   ASSERT_EQ(tb::check(s), "");
-  for (const auto& c : tb::controllers()) {
-    if (c.name != GetParam()) continue;
-    tb::series ts;
-    const auto r = tb::run_scenario(s, c, ts);
-    std::printf("%s: %.2f Gbps, Jain %.4f, peak queue %.0f B\n", c.name.c_str(),
-                r.tail_goodput_gbps, r.jain, r.peak_queue);
-    EXPECT_GT(r.tail_goodput_gbps, 90.0) << c.name;
-    EXPECT_GT(r.jain, 0.9) << c.name;
-    EXPECT_EQ(r.drops, 0u) << c.name;
-    return;
-  }
-  FAIL() << "no controller named " << GetParam();
+  const auto c = tb::find_controller(GetParam());
+  ASSERT_TRUE(c.has_value()) << "no controller named " << GetParam();
+  tb::series ts;
+  const auto r = tb::run_scenario(s, *c, ts);
+  std::printf("%s: %.2f Gbps, Jain %.4f, peak queue %.0f B\n", c->name.c_str(), r.tail_goodput_gbps,
+              r.jain, r.peak_queue);
+  EXPECT_GT(r.tail_goodput_gbps, 90.0) << c->name;
+  EXPECT_GT(r.jain, 0.9) << c->name;
+  EXPECT_EQ(r.drops, 0u) << c->name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Runner, EveryController, ::testing::ValuesIn([] {
@@ -76,16 +73,40 @@ TEST(RunnerWiring, BoltWindowStepIsOneEnginePacket) {
                            .expected_flows = 2,
                            .mtu = net.mtu,
                            .bottleneck_rate = netcc::bit_rate{100'000'000'000}};
+  const auto c = tb::find_controller("bolt");
+  ASSERT_TRUE(c.has_value()) << "no controller named bolt";
+  const auto cc = c->make(ctx);
+  // One BDP = 100000 B = 66.67 packets of 1460 B payload each.
+  EXPECT_EQ(cc->cwnd().count(), 100'000 * payload.count() / net.mtu.count());
+  cc->on_ack({.ack_seq = 1460, .snd_nxt = 90'000});  // first ACK: the additive increase
+  const netcc::bytes before = cc->cwnd();
+  cc->on_ack({.ack_seq = 2920, .snd_nxt = 91'460, .inc = true});  // one INC
+  EXPECT_EQ((cc->cwnd() - before).count(), payload.count());
+}
+
+// Lookup by name: every registered controller is found as registered, an unknown name is not.
+TEST(RunnerWiring, FindControllerByName) {
   for (const auto& c : tb::controllers()) {
-    if (c.name != "bolt") continue;
-    const auto cc = c.make(ctx);
-    // One BDP = 100000 B = 66.67 packets of 1460 B payload each.
-    EXPECT_EQ(cc->cwnd().count(), 100'000 * payload.count() / net.mtu.count());
-    cc->on_ack({.ack_seq = 1460, .snd_nxt = 90'000});  // first ACK: the additive increase
-    const netcc::bytes before = cc->cwnd();
-    cc->on_ack({.ack_seq = 2920, .snd_nxt = 91'460, .inc = true});  // one INC
-    EXPECT_EQ((cc->cwnd() - before).count(), payload.count());
-    return;
+    const auto found = tb::find_controller(c.name);
+    ASSERT_TRUE(found.has_value()) << c.name;
+    EXPECT_EQ(found->name, c.name);
+    EXPECT_EQ(found->description, c.description);
   }
-  FAIL() << "no controller named bolt";
+  EXPECT_FALSE(tb::find_controller("nosuch").has_value());
+  EXPECT_FALSE(tb::find_controller("").has_value());
+}
+
+// The base RTT the runner hands the controllers: propagation over the topology's longest path
+// both ways plus a full packet and an ACK serialised per hop at the slower rate.
+TEST(RunnerWiring, ScenarioBaseRtt) {
+  tb::scenario s;  // star, 1 us links, 100 Gbps: 2 hops, 1500 B = 120 ns, 64 B = 5.12 -> 6 ns
+  EXPECT_EQ(tb::scenario_base_rtt(s), netcc::duration{4 * 1000 + 2 * (120 + 6)});
+  s.topology = "dumbbell";  // 3 hops
+  EXPECT_EQ(tb::scenario_base_rtt(s), netcc::duration{6 * 1000 + 3 * (120 + 6)});
+  s.topology = "leafspine";  // 4 hops with two leaves; at 25 Gbps hosts: 480 and 20.48 -> 21 ns
+  s.leaves = 2;
+  s.host_gbps = 25;
+  EXPECT_EQ(tb::scenario_base_rtt(s), netcc::duration{8 * 1000 + 4 * (480 + 21)});
+  s.leaves = 1;  // one leaf: 2 hops
+  EXPECT_EQ(tb::scenario_base_rtt(s), netcc::duration{4 * 1000 + 2 * (480 + 21)});
 }

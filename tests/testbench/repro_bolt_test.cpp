@@ -40,32 +40,32 @@ measured run(const std::string& scen, const std::string& cc, bool from_finish) {
   const auto all = tb::builtin_scenarios();
   const tb::scenario& s = all.at(scen).second;
   measured m;
-  for (const auto& c : tb::controllers()) {
-    if (c.name != cc) continue;
-    tb::series ts;
-    m.r = tb::run_scenario(s, c, ts);
-    const double from = from_finish ? m.r.last_finish_us : s.long_start_gap_us;
-    double sum = 0, n = 0, start = from;
-    for (std::size_t i = 0; i < ts.t.size(); ++i) {
-      const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
-      if (t < from) continue;
-      if (t >= start + 4) {
-        const double g = sum / n;
-        m.worst_gbps = std::min(m.worst_gbps, g);
-        if (g < 90) m.refill_us = start + 4 - from;
-        start += 4;
-        sum = n = 0;
-      }
-      sum += ts.columns[1][i];
-      ++n;
-    }
-    std::printf(
-        "%-9s %-7s peak %6.0f B, drain %5.1f us, lowest 4 us window %5.1f Gbps, at 90 Gbps "
-        "or more from %5.1f us on\n",
-        scen.c_str(), cc.c_str(), m.r.peak_queue, m.r.drain_us, m.worst_gbps, m.refill_us);
+  const auto c = tb::find_controller(cc);
+  if (!c) {
+    ADD_FAILURE() << "no controller " << cc;
     return m;
   }
-  ADD_FAILURE() << "no controller " << cc;
+  tb::series ts;
+  m.r = tb::run_scenario(s, *c, ts);
+  const double from = from_finish ? m.r.last_finish_us : s.long_start_gap_us;
+  double sum = 0, n = 0, start = from;
+  for (std::size_t i = 0; i < ts.t.size(); ++i) {
+    const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
+    if (t < from) continue;
+    if (t >= start + 4) {
+      const double g = sum / n;
+      m.worst_gbps = std::min(m.worst_gbps, g);
+      if (g < 90) m.refill_us = start + 4 - from;
+      start += 4;
+      sum = n = 0;
+    }
+    sum += ts.columns[1][i];
+    ++n;
+  }
+  std::printf(
+      "%-9s %-7s peak %6.0f B, drain %5.1f us, lowest 4 us window %5.1f Gbps, at 90 Gbps "
+      "or more from %5.1f us on\n",
+      scen.c_str(), cc.c_str(), m.r.peak_queue, m.r.drain_us, m.worst_gbps, m.refill_us);
   return m;
 }
 
@@ -105,40 +105,39 @@ reroute_ramp run_reroute(int sm) {
   s.bolt_sm = sm;
   EXPECT_EQ(tb::check(s), "");
   reroute_ramp m;
-  for (const auto& c : tb::controllers()) {
-    if (c.name != "bolt") continue;
-    tb::series ts;
-    const auto r = tb::run_scenario(s, c, ts);
-    EXPECT_EQ(r.drops, 0u);
-    const auto& w = ts.columns[2];  // long0_cwnd_bytes
-    const double bdp = w.front();
-    // The rerouted flow (long flow 1) delivers nothing once its last window has drained.
-    double after = 0;
-    for (std::size_t i = 0; i < ts.t.size(); ++i)
-      if (static_cast<double>(ts.t[i].count()) / 1000.0 >= s.reroute_us + 20)
-        after += ts.columns[7][i];
-    EXPECT_EQ(after, 0.0);
-    for (std::size_t i = 0; i < ts.t.size(); ++i) {
-      const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
-      if (t < s.reroute_us) {
-        m.window = w[i];
-      } else if (w[i] >= bdp) {
-        m.ramp_us = t - s.reroute_us;
-        break;
-      }
-    }
-    // The dumbbell's base RTT as run_scenario derives it: six one-way delays, and per hop a
-    // 1500-B packet (120 ns) and a 64-B ACK (6 ns) serialised at 100 Gbps. One packet of window
-    // is its 1460-B payload.
-    const double rtt_us = 6 * static_cast<double>(s.link_delay_ns) / 1000 + 3 * (0.120 + 0.006);
-    m.bound_us = (bdp - m.window) / 1460 * rtt_us;
-    std::printf(
-        "bolt-reroute SM %s: window %6.0f B -> one BDP %6.0f B in %5.1f us (additive increase "
-        "alone: %5.1f us, %4.1f RTTs)\n",
-        sm ? "on " : "off", m.window, bdp, m.ramp_us, m.bound_us, m.bound_us / rtt_us);
+  const auto c = tb::find_controller("bolt");
+  if (!c) {
+    ADD_FAILURE() << "no controller bolt";
     return m;
   }
-  ADD_FAILURE() << "no controller bolt";
+  tb::series ts;
+  const auto r = tb::run_scenario(s, *c, ts);
+  EXPECT_EQ(r.drops, 0u);
+  const auto& w = ts.columns[2];  // long0_cwnd_bytes
+  const double bdp = w.front();
+  // The rerouted flow (long flow 1) delivers nothing once its last window has drained.
+  double after = 0;
+  for (std::size_t i = 0; i < ts.t.size(); ++i)
+    if (static_cast<double>(ts.t[i].count()) / 1000.0 >= s.reroute_us + 20)
+      after += ts.columns[7][i];
+  EXPECT_EQ(after, 0.0);
+  for (std::size_t i = 0; i < ts.t.size(); ++i) {
+    const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
+    if (t < s.reroute_us) {
+      m.window = w[i];
+    } else if (w[i] >= bdp) {
+      m.ramp_us = t - s.reroute_us;
+      break;
+    }
+  }
+  // The dumbbell's base RTT as the controllers are given it (six one-way delays, and per hop a
+  // packet and an ACK serialised). One packet of window is its 1460-B payload.
+  const double rtt_us = static_cast<double>(tb::scenario_base_rtt(s).count()) / 1000;
+  m.bound_us = (bdp - m.window) / 1460 * rtt_us;
+  std::printf(
+      "bolt-reroute SM %s: window %6.0f B -> one BDP %6.0f B in %5.1f us (additive increase "
+      "alone: %5.1f us, %4.1f RTTs)\n",
+      sm ? "on " : "off", m.window, bdp, m.ramp_us, m.bound_us, m.bound_us / rtt_us);
   return m;
 }
 

@@ -31,47 +31,46 @@ struct times {
 
 times measure(const tb::scenario& s, const std::string& cc) {
   times r;
-  for (const auto& c : tb::controllers()) {
-    if (c.name != cc) continue;
-    tb::series ts;
-    (void)tb::run_scenario(s, c, ts);
-    const double join = s.long_start_gap_us, line = s.host_gbps;
-    std::vector<double> t, avg;  // after the join
-    for (std::size_t i = 0; i < ts.t.size(); ++i) {
-      const double us = static_cast<double>(ts.t[i].count()) / 1000.0;
-      if (us < join) continue;
-      double a = 0;
-      for (int f = 1; f < s.long_flows; ++f)
-        a += ts.columns[static_cast<std::size_t>(3 + 3 * f)][i];
-      t.push_back(us - join);
-      avg.push_back(a / (s.long_flows - 1));
-    }
-    double low = 1e18, final_sum = 0, final_n = 0;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      if (r.first_cut < 0 && avg[i] < 0.95 * line) r.first_cut = t[i];
-      if (t[i] <= 150 && avg[i] < low) {
-        low = avg[i];
-        r.lowest = t[i];
-      }
-      if (t[i] >= t.back() - 200) {
-        final_sum += avg[i];
-        ++final_n;
-      }
-    }
-    const double fin = final_sum / final_n;
-    for (std::size_t i = t.size(); i-- > 0;) {
-      if (std::abs(avg[i] - fin) > 0.2 * fin) {
-        r.settled = i + 1 < t.size() ? t[i + 1] : -1;
-        break;
-      }
-    }
-    std::printf(
-        "%-10s first cut %5.1f us, lowest %5.1f us (%.2f Gbps), within 20%% of its final "
-        "%.2f Gbps from %5.1f us\n",
-        cc.c_str(), r.first_cut, r.lowest, low, fin, r.settled);
+  const auto c = tb::find_controller(cc);
+  if (!c) {
+    ADD_FAILURE() << "no controller " << cc;
     return r;
   }
-  ADD_FAILURE() << "no controller " << cc;
+  tb::series ts;
+  (void)tb::run_scenario(s, *c, ts);
+  const double join = s.long_start_gap_us, line = s.host_gbps;
+  std::vector<double> t, avg;  // after the join
+  for (std::size_t i = 0; i < ts.t.size(); ++i) {
+    const double us = static_cast<double>(ts.t[i].count()) / 1000.0;
+    if (us < join) continue;
+    double a = 0;
+    for (int f = 1; f < s.long_flows; ++f) a += ts.columns[static_cast<std::size_t>(3 + 3 * f)][i];
+    t.push_back(us - join);
+    avg.push_back(a / (s.long_flows - 1));
+  }
+  double low = 1e18, final_sum = 0, final_n = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (r.first_cut < 0 && avg[i] < 0.95 * line) r.first_cut = t[i];
+    if (t[i] <= 150 && avg[i] < low) {
+      low = avg[i];
+      r.lowest = t[i];
+    }
+    if (t[i] >= t.back() - 200) {
+      final_sum += avg[i];
+      ++final_n;
+    }
+  }
+  const double fin = final_sum / final_n;
+  for (std::size_t i = t.size(); i-- > 0;) {
+    if (std::abs(avg[i] - fin) > 0.2 * fin) {
+      r.settled = i + 1 < t.size() ? t[i + 1] : -1;
+      break;
+    }
+  }
+  std::printf(
+      "%-10s first cut %5.1f us, lowest %5.1f us (%.2f Gbps), within 20%% of its final "
+      "%.2f Gbps from %5.1f us\n",
+      cc.c_str(), r.first_cut, r.lowest, low, fin, r.settled);
   return r;
 }
 

@@ -50,47 +50,46 @@ struct measured {
 
 measured measure(const tb::scenario& s, const std::string& cc, double line_gbps) {
   measured m;
-  for (const auto& c : tb::controllers()) {
-    if (c.name != cc) continue;
-    tb::series ts;
-    const auto r = tb::run_scenario(s, c, ts);
-    m.peak = r.peak_queue;
-    const double t0 = s.incast_at_us + 300, t1 = s.incast_at_us + 1500;
-    double qsum = 0, n = 0, wsum = 0, wn = 0, wstart = -1, tsum = 0, tn = 0, lsum = 0, ln = 0;
-    const double dt_us = static_cast<double>(s.sample_ns) / 1000.0;
-    for (std::size_t i = 0; i < ts.t.size(); ++i) {
-      const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
-      if (t >= t0 && t < t1) {
-        qsum += ts.columns[0][i];
-        ++n;
-      }
-      if (t >= s.incast_at_us + 1000) {
-        lsum += ts.columns[0][i];
-        ++ln;
-      }
-      if (t < t0) continue;
-      tsum += ts.columns[1][i];
-      ++tn;
-      if (t >= t1) m.shortfall_kb += std::max(0.0, line_gbps - ts.columns[1][i]) * dt_us / 8;
-      if (wstart < 0 || t >= wstart + 20) {  // close the 20 us window
-        if (wn > 0 && t <= s.duration_us) m.worst_gbps = std::min(m.worst_gbps, wsum / wn);
-        wstart = t;
-        wsum = wn = 0;
-      }
-      wsum += ts.columns[1][i];
-      ++wn;
-    }
-    m.incast_queue = n > 0 ? qsum / n : 0;
-    m.mean_gbps = tn > 0 ? tsum / tn : 0;
-    m.late_queue = ln > 0 ? lsum / ln : 0;
-    std::printf(
-        "%-15s peak %7.0f B, queue during incast %7.0f B, throughput %5.2f Gbps, worst "
-        "20 us %5.2f Gbps, shortfall after the incast %6.1f kB, queue from incast + 1 ms %7.0f B\n",
-        cc.c_str(), m.peak, m.incast_queue, m.mean_gbps, m.worst_gbps, m.shortfall_kb,
-        m.late_queue);
+  const auto c = tb::find_controller(cc);
+  if (!c) {
+    ADD_FAILURE() << "no controller " << cc;
     return m;
   }
-  ADD_FAILURE() << "no controller " << cc;
+  tb::series ts;
+  const auto r = tb::run_scenario(s, *c, ts);
+  m.peak = r.peak_queue;
+  const double t0 = s.incast_at_us + 300, t1 = s.incast_at_us + 1500;
+  double qsum = 0, n = 0, wsum = 0, wn = 0, wstart = -1, tsum = 0, tn = 0, lsum = 0, ln = 0;
+  const double dt_us = static_cast<double>(s.sample_ns) / 1000.0;
+  for (std::size_t i = 0; i < ts.t.size(); ++i) {
+    const double t = static_cast<double>(ts.t[i].count()) / 1000.0;
+    if (t >= t0 && t < t1) {
+      qsum += ts.columns[0][i];
+      ++n;
+    }
+    if (t >= s.incast_at_us + 1000) {
+      lsum += ts.columns[0][i];
+      ++ln;
+    }
+    if (t < t0) continue;
+    tsum += ts.columns[1][i];
+    ++tn;
+    if (t >= t1) m.shortfall_kb += std::max(0.0, line_gbps - ts.columns[1][i]) * dt_us / 8;
+    if (wstart < 0 || t >= wstart + 20) {  // close the 20 us window
+      if (wn > 0 && t <= s.duration_us) m.worst_gbps = std::min(m.worst_gbps, wsum / wn);
+      wstart = t;
+      wsum = wn = 0;
+    }
+    wsum += ts.columns[1][i];
+    ++wn;
+  }
+  m.incast_queue = n > 0 ? qsum / n : 0;
+  m.mean_gbps = tn > 0 ? tsum / tn : 0;
+  m.late_queue = ln > 0 ? lsum / ln : 0;
+  std::printf(
+      "%-15s peak %7.0f B, queue during incast %7.0f B, throughput %5.2f Gbps, worst "
+      "20 us %5.2f Gbps, shortfall after the incast %6.1f kB, queue from incast + 1 ms %7.0f B\n",
+      cc.c_str(), m.peak, m.incast_queue, m.mean_gbps, m.worst_gbps, m.shortfall_kb, m.late_queue);
   return m;
 }
 

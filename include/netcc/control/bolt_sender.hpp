@@ -300,7 +300,7 @@ class basic_bolt_sender {
     if (elapsed < 0) return;  // reordered
     const value_type interval = from_int(rtt_src.count()) / target_q;
     if (!(interval <= from_int(elapsed < elapsed_cap ? elapsed : elapsed_cap))) return;
-    s_.cwnd = clamp_window(s_.cwnd - mtu_);  // line 7: cwnd = cwnd - 1
+    s_.cwnd = clamp_window(s_.cwnd - pkt_);  // line 7: cwnd = cwnd - 1
     s_.last_dec = now;                       // line 8: last_dec_time = now
     s_.flags |= has_dec;
     ++s_.decrements;
@@ -322,9 +322,9 @@ class basic_bolt_sender {
     }
     s_.retx = 0;  // Swift Algorithm 1: every ACK resets retransmit_cnt
     value_type w = s_.cwnd;
-    if (ft::inc(e)) w = w + mtu_;  // lines 10-11: capacity available
+    if (ft::inc(e)) w = w + pkt_;  // lines 10-11: capacity available
     if (params_.additive_increase && (!(s_.flags & ai_armed) || s_.ai.passed(ack))) {
-      w = w + mtu_;    // line 13: per-RTT additive increase
+      w = w + pkt_;    // line 13: per-RTT additive increase
       s_.ai.arm(nxt);  // line 14: seq_no_at_last_ai = snd_next
       s_.flags |= ai_armed;
     }
@@ -419,11 +419,11 @@ class basic_bolt_sender {
   /// @brief The window as computed (unrounded bytes).
   [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
   /// @brief The window in packets (cwnd / mss, mss defaulting to mtu).
-  [[nodiscard]] constexpr value_type window_packets() const noexcept { return s_.cwnd / mtu_; }
+  [[nodiscard]] constexpr value_type window_packets() const noexcept { return s_.cwnd / pkt_; }
   /// @brief Pacing rate: host_rate (no pacing beyond the NIC) at or above one packet of window;
   /// below it cwnd / RTT (Swift's pacing delay RTT / cwnd per packet), at most host_rate.
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
-    if (!(s_.cwnd < mtu_)) return params_.host_rate;
+    if (!(s_.cwnd < pkt_)) return params_.host_rate;
     const bit_rate r = cwnd() / s_.rtt;
     return r < params_.host_rate ? r : params_.host_rate;
   }
@@ -507,7 +507,7 @@ class basic_bolt_sender {
 
     mtu_bytes_ = p.mtu.count();
     const std::int64_t step = p.mss > bytes::zero() ? p.mss.count() : mtu_bytes_;
-    mtu_ = from_int(step);  // one packet of window
+    pkt_ = from_int(step);  // one packet of window
     min_cwnd_ = from_int(p.min_cwnd.count());
     max_cwnd_ = from_int(p.max_cwnd.count());
     keep_ = num<value_type>(1.0 - p.max_mdf);
@@ -551,7 +551,7 @@ class basic_bolt_sender {
   bolt_sender_params params_{};
   std::int64_t mtu_bytes_ = 0;
   std::int64_t bdp_ = 0;  // one BDP in window bytes
-  value_type mtu_{};      // one packet of window (mss, or mtu)
+  value_type pkt_{};      // one packet of window (mss, or mtu)
   value_type min_cwnd_{};
   value_type max_cwnd_{};
   value_type keep_{};  // 1 - max_mdf

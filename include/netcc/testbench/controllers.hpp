@@ -8,6 +8,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "netcc/control/bolt_sender.hpp"
@@ -157,6 +160,16 @@ namespace netcc::testbench {
                  return m;
                }});
   return v;
+}
+
+/// @brief The controller named `name` (as on netcc-sim's command line), or nothing.
+/// @code
+/// if (const auto c = netcc::testbench::find_controller("powertcp")) std::puts(c->description.c_str());
+/// @endcode
+[[nodiscard]] inline std::optional<cc_entry> find_controller(std::string_view name) {
+  for (auto& c : controllers())
+    if (c.name == name) return std::move(c);
+  return std::nullopt;
 }
 
 }  // namespace netcc::testbench

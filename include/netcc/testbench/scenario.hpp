@@ -590,6 +590,22 @@ struct run_summary {
   std::uint64_t pauses = 0;
 };
 
+/// @brief The base RTT run_scenario gives the controllers (cc_context::base_rtt): propagation
+/// both ways over the links of the topology's longest sender-receiver path, plus one full
+/// packet (cfg.mtu) and one ACK (cfg.control_size) serialised per hop at the slower of the host
+/// and bottleneck rates.
+/// @code
+/// netcc::testbench::scenario s;   // star, 1 us links, 100 Gbps: 4 us + 2 x (120 + 6) ns
+/// auto rtt = netcc::testbench::scenario_base_rtt(s);   // 4252 ns
+/// @endcode
+[[nodiscard]] inline duration scenario_base_rtt(const scenario& s, const network_config& cfg = {}) {
+  const int hops_on_path =
+      s.topology == "star" ? 2 : (s.topology == "dumbbell" ? 3 : (s.leaves > 1 ? 4 : 2));
+  const bit_rate slowest{static_cast<std::int64_t>(std::min(s.host_gbps, s.bottleneck_gbps) * 1e9)};
+  return duration{2 * hops_on_path * s.link_delay_ns} +
+         hops_on_path * (cfg.mtu / slowest + cfg.control_size / slowest);
+}
+
 /// @brief Build and run `s` with controller `cc`; the time series goes to `ts_out`.
 inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& ts_out) {
   network_config cfg{.seed = s.seed,
@@ -602,13 +618,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
                        .buffer = bytes{s.buffer_bytes}};
   link_spec core = edge;
   core.rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)};
-  // Links on the longest sender-receiver path of the topology.
-  const int hops_on_path =
-      s.topology == "star" ? 2 : (s.topology == "dumbbell" ? 3 : (s.leaves > 1 ? 4 : 2));
-  const bit_rate slowest = std::min(edge.rate, core.rate);
-  // Base RTT: propagation both ways plus one full packet and one ACK serialised per hop.
-  const duration base_rtt = duration{2 * hops_on_path * s.link_delay_ns} +
-                            hops_on_path * (cfg.mtu / slowest + cfg.control_size / slowest);
+  const duration base_rtt = scenario_base_rtt(s, cfg);
   const cc_context ctx{.host_rate = edge.rate,
                        .base_rtt = base_rtt,
                        .expected_flows = s.expected_flows,
