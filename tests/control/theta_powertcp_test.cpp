@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 using namespace netcc::literals;
@@ -126,6 +127,37 @@ TEST(ThetaPowerTcp, ZeroDtMissingAndReorderedSamples) {
   cc.on_ack(ev(2000, 20_us, 7, 100'000));
   EXPECT_NEAR(power(cc), 1.13, 1e-12);
   EXPECT_EQ(win(cc), w);  // no round passed: the window did not move
+}
+
+// Issue 16: an event at timestamp{INT64_MIN} made line 11 negate INT64_MIN (UB, and in practice
+// dt saturated to INT64_MIN, so the next sample was lost). dt is a saturating subtraction: the
+// clock's ends are ordinary times, and a jump across the whole range saturates to INT64_MAX.
+template <class C>
+void extreme_timestamps() {
+  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+  C cc{base_params()};
+  cc.on_ack(ev(lo, 10_us, 1, 100'000));
+  // dt = 1000 ns, thetadot = 2 us / 1 us = 2: Gamma_norm = (2 + 1) * 12 / 10 = 3.6.
+  cc.on_ack(ev(lo + 1000, 12_us, 2, 100'000));
+  EXPECT_NEAR(power(cc), 3.6, 1e-6);
+  // A jump to the other end: dt saturates to 2^63 - 1, thetadot = 0, Gamma_norm = 1.2 with
+  // weight 1 (dt >= tau).
+  cc.on_ack(ev(hi, 12_us, 3, 100'000));
+  EXPECT_NEAR(power(cc), 1.2, 1e-6);
+  // And back: a reordered sample (dt < 0), resync, no sample.
+  cc.on_ack(ev(lo, 20_us, 4, 100'000));
+  EXPECT_NEAR(power(cc), 1.2, 1e-6);
+  cc.on_ack(ev(lo + 2000, 20_us, 5, 100'000));  // Gamma_norm = 1 * 20 / 10 = 2, weight 0.2
+  EXPECT_NEAR(power(cc), 1.2 + 0.2 * (2 - 1.2), 1e-6);
+  EXPECT_GE(cc.cwnd(), cc.params().min_cwnd);
+}
+
+TEST(ThetaPowerTcp, ExtremeTimestampsDouble) {
+  extreme_timestamps<netcc::theta_powertcp>();
+}
+TEST(ThetaPowerTcp, ExtremeTimestampsQ32) {
+  extreme_timestamps<q32_theta>();
 }
 
 TEST(ThetaPowerTcp, NegativeGradientGivesBoundedIncrease) {

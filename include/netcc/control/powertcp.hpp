@@ -336,13 +336,13 @@ class rtt_power {
       remember(rtt, now);
       return {};
     }
-    const duration dt{detail::powertcp_sat_add(now.count(), -prev_t_.count())};  // line 11
+    const duration dt{detail::powertcp_sat_sub(now.count(), prev_t_.count())};  // line 11
     if (dt <= duration::zero()) {
       if (dt < duration::zero()) remember(rtt, now);  // reordered: resync
       return {};                                      // dt == 0: keep the earlier sample
     }
     const T zero = num<T>(0), one = num<T>(1), pmax = powertcp_max_power<T>();
-    const std::int64_t drtt = detail::powertcp_sat_add(rtt.count(), -prev_rtt_.count());
+    const std::int64_t drtt = detail::powertcp_sat_sub(rtt.count(), prev_rtt_.count());
     const T current = clamp_num(ratio<T>(drtt, dt.count()) + one, zero, pmax);    // thetadot + 1
     const T voltage = clamp_num(ratio<T>(rtt.count(), tau.count()), zero, pmax);  // RTT / tau
     remember(rtt, now);
