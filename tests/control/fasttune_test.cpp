@@ -206,6 +206,13 @@ TEST(FastTune, WrappedCountersQ32) {
       netcc::basic_fasttune<netcc::arith::q32, netcc::hpcc_int_format::stack>>(base_params(), 2);
 }
 
+// Issue 16: q32 over the default 64-bit INT stack with a 4 GB queue, a timestamp jump to
+// 2^63 - 1, link rates of 2^62 bps and T = 2^63 - 1 ns: no 128-bit overflow, U as in double.
+TEST(FastTune, ExtremeIntInputsQ32OverTheDefaultStack) {
+  netcc_test::extreme_int_inputs_case<netcc::fasttune, netcc::basic_fasttune<netcc::arith::q32>>(
+      base_params());
+}
+
 TEST(FastTune, IdlePathGoesToTheCapWithoutDividingByZero) {
   auto p = base_params();
   p.cwnd_init = 20000_B;

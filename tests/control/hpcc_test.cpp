@@ -269,6 +269,13 @@ TEST(Hpcc, WrappedCountersQ32) {
       netcc::basic_hpcc<netcc::arith::q32, netcc::hpcc_int_format::stack>>(base_params(), 0);
 }
 
+// Issue 16: q32 over the default 64-bit INT stack with a 4 GB queue, a timestamp jump to
+// 2^63 - 1, link rates of 2^62 bps and T = 2^63 - 1 ns: no 128-bit overflow, U as in double.
+TEST(Hpcc, ExtremeIntInputsQ32OverTheDefaultStack) {
+  netcc_test::extreme_int_inputs_case<netcc::hpcc, netcc::basic_hpcc<netcc::arith::q32>>(
+      base_params());
+}
+
 TEST(Hpcc, PerFlowStateBudget) {
   using wire = netcc::hpcc_int_format;
   EXPECT_LE((netcc::basic_hpcc<netcc::arith::q32, wire::stack>::state_bytes), 64u + 16u * 5u);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <vector>
 
 namespace netcc_test {
@@ -142,6 +143,47 @@ void wrapped_counters_case(const typename C::params_type& p, std::uint64_t first
   ASSERT_EQ(plain.size(), wrapped.size());
   for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(plain[i], wrapped[i]) << i;
   EXPECT_NE(plain[3], plain[0]);  // samples were taken
+}
+
+// Issue 16: the q32 utilisation over netcc's 64-bit INT stack at the ends of its input range
+// (a 4 GB queue, a timestamp jump to 2^63 - 1, a link rate of 2^62 bps, T = 2^63 - 1 ns) made
+// 128-bit intermediates of hop_utilisation overflow. Cd (double) and Cq (q32) see the same two
+// ACKs per case; q32's U must be the double one within rounding, and within [0, 2^30].
+template <class Cd, class Cq>
+void extreme_int_inputs_case(const typename Cd::params_type& base) {
+  constexpr std::int64_t ts_max = std::numeric_limits<std::int64_t>::max();
+  constexpr double umax = 1073741824.0;  // 2^30
+  struct extreme {
+    std::int64_t ts1, qlen;
+    std::uint64_t tx1;
+    netcc::bit_rate b;
+    netcc::duration t;
+  };
+  const netcc::bit_rate r62{std::int64_t{1} << 62};
+  const extreme cases[] = {
+      {ts_max, 4'000'000'000, 1'000'000, netcc::bit_rate{100'000'000'000}, base.base_rtt},
+      {std::int64_t{1} << 62, 4'000'000'000, std::uint64_t{1} << 62, r62, base.base_rtt},
+      {ts_max, 4'000'000'000, std::uint64_t{1} << 62, r62, netcc::duration{ts_max}},
+      {1'000'000, 4'294'967'295, 1'000'000'000'000, r62, netcc::duration{ts_max}},
+      {ts_max, 4'294'967'295, std::uint64_t{1} << 62, netcc::bit_rate{1}, netcc::duration{1}},
+  };
+  for (const extreme& x : cases) {
+    auto p = base;
+    p.base_rtt = x.t;
+    Cd d{p};
+    Cq q{p};
+    for (const auto& a : {ack(0, 1, 100'000, {hop(0, x.qlen, 0, x.b)}),
+                          ack(1000, 2, 100'000, {hop(x.ts1, x.qlen, x.tx1, x.b)})}) {
+      d.on_ack(a);
+      q.on_ack(a);
+    }
+    const double ud = util(d), uq = util(q);
+    ASSERT_TRUE(q.estimator().has_value()) << x.ts1;
+    EXPECT_GE(uq, 0.0);
+    EXPECT_LE(uq, umax);
+    EXPECT_NEAR(uq, ud, 1e-6 * (1 + ud)) << x.ts1 << " " << x.b.bps();
+    EXPECT_GE(q.cwnd(), q.params().min_cwnd);
+  }
 }
 
 // ---- Properties shared by the INT MI/MD controllers (HPCC, FastTune), as templates over the

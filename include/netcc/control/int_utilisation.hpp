@@ -47,6 +47,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -102,11 +103,26 @@ template <Number T>
   return ratio<T>(static_cast<std::int64_t>(n), static_cast<std::int64_t>(d));
 }
 
+/// Bits of a non-negative 64-bit value (0 for 0): a product of factors whose widths sum to at
+/// most k bits is below 2^k.
+[[nodiscard]] constexpr int int_util_width(std::int64_t v) noexcept {
+  return static_cast<int>(std::bit_width(static_cast<std::uint64_t>(v)));
+}
+
 /// HPCC Algorithm 1 lines 5-6 / FastTune Eq. 1 for one hop (bytes, ns, bps):
 /// u' = qmin * 8e9 / (B * T) + dtx * 8e9 / (dt * B) = (qmin * dt + dtx * T) * 8e9 / (B * dt * T),
 /// with one division; negative inputs count as zero, the result is clamped to [0, umax]. Double
 /// computes it in floating point; other number types as an exact ratio of 128-bit integers
 /// (netcc::detail::ratio_wide), so no intermediate is rounded.
+///
+/// The single fraction needs up to 2 * 63 + 34 bits in its numerator and 3 * 63 in its
+/// denominator (a 4 GB queue over a timestamp jump of 2^63 - 1 ns, a link rate near 2^62 bps),
+/// beyond 128 bits. The factors' bit widths bound both products: when either could overflow,
+/// the two terms are computed as separate ratios instead (numerators below 2^97, denominators
+/// below 2^126: each fits) and added, saturating. That path differs from the exact one by at
+/// most one rounding per term (2^-F each); it is only taken where the exact one would overflow,
+/// so every input of a real path (HPCC's 24-bit wire stack, rates up to 4 Pbps with T and dt
+/// up to minutes) keeps the exact ratio.
 /// dt > 0, b > 0 and t > 0 are the caller's to ensure.
 template <Number T>
 [[nodiscard]] constexpr T hop_utilisation(std::int64_t dtx, duration dt, std::int64_t qmin,
@@ -119,9 +135,24 @@ template <Number T>
                      (static_cast<double>(b.bps()) * ddt * dt_);
     return clamp_num(u, 0.0, umax);
   } else {
-    const i128 n = (i128{qmin} * dt.count() + i128{dtx} * t.count()) * 8'000'000'000;
-    const i128 d = i128{b.bps()} * dt.count() * t.count();
-    return clamp_num(ratio_wide<T>(n, d), num<T>(0), umax);
+    constexpr i128 scale = 8'000'000'000;  // bits per byte * ns per s; 33 bits
+    const int wq = int_util_width(qmin), wx = int_util_width(dtx);
+    const int wdt = int_util_width(dt.count()), wt = int_util_width(t.count());
+    const int wb = int_util_width(b.bps());
+    // n < 2^(max(wq + wdt, wx + wt) + 1 + 33), d < 2^(wb + wdt + wt): both below 2^127?
+    const int wn = (wq + wdt > wx + wt ? wq + wdt : wx + wt) + 1 + 33;
+    if (wn <= 127 && wb + wdt + wt <= 127) {
+      const i128 n = (i128{qmin} * dt.count() + i128{dtx} * t.count()) * scale;
+      const i128 d = i128{b.bps()} * dt.count() * t.count();
+      return clamp_num(ratio_wide<T>(n, d), num<T>(0), umax);
+    }
+    // Two terms: qmin * 8e9 / (B * T) (< 2^65 / < 2^126) + dtx * 8e9 / (B * dt) (< 2^96 / <
+    // 2^126); the sum saturates in T and is clamped.
+    const T queue =
+        clamp_num(ratio_wide<T>(i128{qmin} * scale, i128{b.bps()} * t.count()), num<T>(0), umax);
+    const T tx =
+        clamp_num(ratio_wide<T>(i128{dtx} * scale, i128{b.bps()} * dt.count()), num<T>(0), umax);
+    return clamp_num(queue + tx, num<T>(0), umax);
   }
 }
 
