@@ -508,6 +508,22 @@ TYPED_TEST(BoltLines, SwiftLossAndTimeoutRules) {
   EXPECT_EQ(none.cwnd(), 100'000_B);
 }
 
+// Issue 16: after a 1 h RTT sample and RETX_RESET_THRESHOLD (5) timeouts the window is min_cwnd
+// (10 B) and cwnd / RTT = 10 * 8e9 / 3.6e12 = 0.022 bps, which rounded to 0 bps: a pacer would
+// never send although the window is open. The pacing rate is floored at 1 bps.
+TYPED_TEST(BoltLines, PacingNeverZeroAfterAnHourRttAndFiveTimeouts) {
+  TypeParam cc{{.additive_increase = false}};
+  cc.on_ack(ack(0, 0, false, 3'600'000'000'000));
+  for (int i = 0; i < 5; ++i) cc.on_timeout(netcc::timestamp{std::int64_t{i} << 43});
+  EXPECT_EQ(cc.cwnd(), 10_B);
+  EXPECT_EQ(cc.retransmit_count(), 5u);
+  EXPECT_EQ(cc.pacing_rate(), netcc::min_pacing_rate);
+  EXPECT_EQ(cc.pacing_rate(), netcc::bit_rate{1});
+  // The longest RTT there is: still 1 bps.
+  cc.on_ack(ack(0, 0, false, std::numeric_limits<std::int64_t>::max()));
+  EXPECT_EQ(cc.pacing_rate(), netcc::bit_rate{1});
+}
+
 // ---------------------------------------------------------------- properties
 
 namespace {

@@ -276,6 +276,19 @@ TEST(Hpcc, ExtremeIntInputsQ32OverTheDefaultStack) {
       base_params());
 }
 
+// Issue 16: R = W / T with min_rate = 0 (the default) read 0 bps for a 1-byte window over
+// T = 2^62 ns, though the window is open: the rate is floored at 1 bps.
+TEST(Hpcc, PacingRateNeverZeroWhileTheWindowIsOpen) {
+  auto p = base_params();
+  p.base_rtt = netcc::duration{std::int64_t{1} << 62};
+  p.cwnd_init = p.min_cwnd = p.max_cwnd = 1_B;
+  const netcc::hpcc d{p};
+  const netcc::basic_hpcc<netcc::arith::q32> q{p};
+  EXPECT_EQ(d.cwnd(), 1_B);
+  EXPECT_EQ(d.pacing_rate(), netcc::min_pacing_rate);
+  EXPECT_EQ(q.pacing_rate(), netcc::min_pacing_rate);
+}
+
 TEST(Hpcc, PerFlowStateBudget) {
   using wire = netcc::hpcc_int_format;
   EXPECT_LE((netcc::basic_hpcc<netcc::arith::q32, wire::stack>::state_bytes), 64u + 16u * 5u);

@@ -386,6 +386,25 @@ TEST(PowerTcp, PacingIsCwndOverTauAfterTheFirstRtt) {
   EXPECT_EQ(lr.pacing_rate(), 49_Gbps);
 }
 
+// Issue 16: with min_rate = 0 (the default) a 1-byte window over tau = 2^62 ns paced at
+// 8e9 / 2^62 bps, rounded to 0 bps, though the window is open: the rate is floored at 1 bps.
+template <class C, class P>
+void pacing_floor_case() {
+  P p{.base_rtt = duration{std::int64_t{1} << 62},
+      .cwnd_init = 1_B,
+      .min_cwnd = 1_B,
+      .max_cwnd = 1_B,
+      .line_rate_first_rtt = false};
+  C cc{p};
+  EXPECT_EQ(cc.cwnd(), 1_B);
+  EXPECT_EQ(cc.pacing_rate(), netcc::min_pacing_rate);
+}
+TEST(PowerTcp, PacingRateNeverZeroWhileTheWindowIsOpen) {
+  pacing_floor_case<netcc::powertcp, netcc::powertcp_params>();
+  pacing_floor_case<q32_powertcp, netcc::powertcp_params>();
+  pacing_floor_case<netcc::theta_powertcp, netcc::theta_powertcp_params>();
+}
+
 // GETCWND / UPDATEOLD (lines 3 and 7): the old window is the one remembered once per RTT.
 TEST(PowerTcp, OldWindowIsRememberedOncePerRtt) {
   auto p = base_params();

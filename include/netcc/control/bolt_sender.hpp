@@ -36,8 +36,9 @@
 ///   the testbench packet, or a stack's own type).
 /// - Window: cwnd in bytes (the arithmetic policy's number), moved in steps of one packet
 ///   (`mss` bytes of window, `mtu` unless set), within [min_cwnd, max_cwnd]; below one packet
-///   the sender paces at cwnd / RTT (one packet every RTT / cwnd packets), as Swift does;
-///   otherwise pacing_rate() is the NIC rate (no pacing beyond the window).
+///   the sender paces at cwnd / RTT (one packet every RTT / cwnd packets), as Swift does, and
+///   never below 1 bps (netcc::min_pacing_rate: a 0 bps rate would stop a flow whose window is
+///   open); otherwise pacing_rate() is the NIC rate (no pacing beyond the window).
 /// - Losses and timeouts (§3.1: "handling retransmission timeouts, selective acknowledgments,
 ///   and loss recovery are kept the same as in Swift"): Swift's rules (G. Kumar et al., "Swift:
 ///   Delay is Simple and Effective for Congestion Control in the Datacenter", SIGCOMM 2020,
@@ -421,10 +422,15 @@ class basic_bolt_sender {
   /// @brief The window in packets (cwnd / mss, mss defaulting to mtu).
   [[nodiscard]] constexpr value_type window_packets() const noexcept { return s_.cwnd / pkt_; }
   /// @brief Pacing rate: host_rate (no pacing beyond the NIC) at or above one packet of window;
-  /// below it cwnd / RTT (Swift's pacing delay RTT / cwnd per packet), at most host_rate.
+  /// below it cwnd / RTT (Swift's pacing delay RTT / cwnd per packet), at most host_rate and at
+  /// least netcc::min_pacing_rate (1 bps). The window is never below min_cwnd >= 1 B, so it is
+  /// always open; cwnd / RTT rounded toward zero would read 0 bps ("never send") for a window of
+  /// a few bytes over a long RTT (10 B over a 1 h RTT after RETX_RESET_THRESHOLD timeouts is
+  /// 0.022 bps), and 1 bps is the nearest rate that still sends.
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
     if (!(s_.cwnd < pkt_)) return params_.host_rate;
-    const bit_rate r = cwnd() / s_.rtt;
+    bit_rate r = cwnd() / s_.rtt;
+    if (r < min_pacing_rate) r = min_pacing_rate;
     return r < params_.host_rate ? r : params_.host_rate;
   }
   /// @brief The RTT in use: the latest ACK sample, base_rtt before one.

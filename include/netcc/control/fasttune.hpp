@@ -162,7 +162,8 @@ class basic_fasttune {
   [[nodiscard]] constexpr bytes cwnd() const noexcept {
     return bytes{static_cast<std::int64_t>(to_double(w_))};
   }
-  /// @brief R = W / T (line 20), within [min_rate, host_rate].
+  /// @brief R = W / T (line 20), within [min_rate, host_rate], at least 1 bps
+  /// (netcc::min_pacing_rate: the window is always open).
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
     return detail::int_window_rate(cwnd(), cfg_.t, cfg_.min_rate, cfg_.host_rate);
   }

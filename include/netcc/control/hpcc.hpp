@@ -196,12 +196,15 @@ template <Number T>
   return clamp_num(mi + c.w_ai, c.min_cwnd, c.max_cwnd);
 }
 
-/// R = W / T, within [min_rate, HostBw].
+/// R = W / T, within [min_rate, HostBw] and at least netcc::min_pacing_rate (1 bps): W >=
+/// min_cwnd >= 1 B is always an open window, and W / T rounded toward zero reads 0 bps ("never
+/// send") for a small window over a T of seconds or more, with min_rate 0 (the default).
 [[nodiscard]] constexpr bit_rate int_window_rate(bytes w, duration t, bit_rate lo,
                                                  bit_rate hi) noexcept {
   bit_rate r = w / t;
   if (r > hi) r = hi;
   if (r < lo) r = lo;
+  if (r < min_pacing_rate) r = min_pacing_rate;
   return r;
 }
 
@@ -254,7 +257,8 @@ class basic_hpcc {
   [[nodiscard]] constexpr bytes cwnd() const noexcept {
     return bytes{static_cast<std::int64_t>(to_double(w_))};
   }
-  /// @brief R = W / T (line 28), within [min_rate, host_rate].
+  /// @brief R = W / T (line 28), within [min_rate, host_rate], at least 1 bps
+  /// (netcc::min_pacing_rate: the window is always open).
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
     return detail::int_window_rate(cwnd(), cfg_.t, cfg_.min_rate, cfg_.host_rate);
   }

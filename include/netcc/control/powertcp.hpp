@@ -429,10 +429,13 @@ class basic_powertcp {
     return bytes{static_cast<std::int64_t>(to_double(cwnd_))};
   }
   /// @brief Pacing rate: host_rate in the first RTT (if configured), then cwnd / tau (line 6);
-  /// within [min_rate, max_rate].
+  /// within [min_rate, max_rate], and at least netcc::min_pacing_rate (1 bps) even when
+  /// min_rate is 0: the window (>= min_cwnd >= 1 B) is always open, and cwnd / tau rounded
+  /// toward zero reads 0 bps ("never send") for a small window over a tau of hours.
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
     bit_rate r = (flags_ & first_rtt) && (flags_ & line_rate) ? params_.host_rate : cwnd() / tau_;
     if (r < params_.min_rate) r = params_.min_rate;
+    if (r < min_pacing_rate) r = min_pacing_rate;
     if (r > max_rate_) r = max_rate_;
     return r;
   }

@@ -169,6 +169,21 @@ class bit_rate : public detail::quantity<bit_rate> {
   return bytes{detail::saturate_i64(detail::div_away_from_zero(detail::i128{b.count()}, 8))};
 }
 
+/// @brief The smallest pacing rate a controller reports while its window is open: 1 bps, the
+/// smallest non-zero netcc::bit_rate.
+///
+/// A window-derived rate such as cwnd / RTT is rounded toward zero (`bytes / duration`), so a
+/// small window over a long RTT (10 B over 1 h is 0.022 bps) reads 0 bps, which a pacer takes
+/// as "never send" (an infinite gap) although the window allows data. Every controller whose
+/// pacing rate comes from its window floors it here instead: 1 bps is the representable rate
+/// nearest to the true one that still lets the flow send.
+/// @code
+/// using namespace netcc::literals;
+/// netcc::bit_rate r = 10_B / netcc::duration{3'600'000'000'000};   // 0 bps
+/// if (r < netcc::min_pacing_rate) r = netcc::min_pacing_rate;        // 1 bps
+/// @endcode
+inline constexpr bit_rate min_pacing_rate{1};
+
 /// @brief Bytes a link at `r` transmits in `t`: r*t/8, rounded toward zero, saturating.
 [[nodiscard]] constexpr bytes operator*(bit_rate r, duration t) noexcept {
   return bytes{detail::saturate_i64(detail::i128{r.count()} * t.count() / 8'000'000'000)};
