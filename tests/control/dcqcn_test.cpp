@@ -208,6 +208,26 @@ TEST(Dcqcn, TheSeedsCutIsAnOption) {
   EXPECT_EQ(seed.rate(), netcc::bit_rate{20'000'500'000});
 }
 
+// Issue 16: q32 bounds round toward the inside of [min_rate, line_rate] (17 bps and 1000001
+// bps both fell outside it when rounded to nearest). Compared in the fixed-point domain:
+// raw * 10^6 against bps * 2^32.
+TEST(Dcqcn, Q32RateBoundsHonouredExactly) {
+  using netcc::detail::i128;
+  const auto within = [](netcc::fixed_point<31, 32> v) {
+    const i128 scaled = i128{v.raw()} * 1'000'000;
+    return scaled >= (i128{17} << 32) && scaled <= (i128{1'000'001} << 32);
+  };
+  q32_dcqcn rp{{.line_rate = netcc::bit_rate{1'000'001},
+                .min_rate = netcc::bit_rate{17},
+                .cut = netcc::dcqcn_cut::full_alpha}};
+  EXPECT_TRUE(within(rp.current_mbps()) && within(rp.target_mbps()));  // at the line rate
+  rp.on_cnp(cnp(0));  // R_C = (1 - 1) R_C: the floor
+  EXPECT_TRUE(within(rp.current_mbps()) && within(rp.target_mbps()));
+  EXPECT_EQ(rp.rate(), netcc::bit_rate{17});
+  rp.on_timer(netcc::timestamp{std::numeric_limits<std::int64_t>::max()});  // every increase
+  EXPECT_TRUE(within(rp.current_mbps()) && within(rp.target_mbps()));
+}
+
 TEST(Dcqcn, TargetAfterTimerIncreaseKeepsTheTargetThroughACnpBurst) {
   netcc::dcqcn nic{{.target = netcc::dcqcn_target::after_timer_increase}};
   netcc::dcqcn paper;

@@ -358,6 +358,36 @@ TYPED_TEST(SwiftExample, HugeValuesStayFiniteAndBounded) {
   EXPECT_EQ(cc.cwnd(), bytes{730'000'000});
 }
 
+// Issue 16: the q32 window sat at 0.00099999993, the nearest q32 value to min_cwnd = 0.001 but
+// below it. Bounds now round toward the inside of [min_cwnd, max_cwnd]: every window honours
+// them exactly, compared without tolerance (q32 values this small are exact as doubles).
+TYPED_TEST(SwiftExample, FloorsAndCeilingsHonouredExactly) {
+  TypeParam cc{{.init_cwnd = 0.001}};  // the default min_cwnd of §3.4
+  EXPECT_GE(win(cc), 0.001);
+  constexpr std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  cc.on_ack(ack(0, big));  // far above target: MD, clamped to min_cwnd
+  EXPECT_GE(win(cc), 0.001);
+  for (int i = 0; i < 5; ++i) cc.on_timeout(timestamp{big / 8 * i});  // reset to min_cwnd
+  EXPECT_GE(win(cc), 0.001);
+  EXPECT_GE(netcc::to_double(cc.fabric_window()), 0.001);
+  EXPECT_GE(netcc::to_double(cc.endpoint_window()), 0.001);
+  TypeParam tiny{{.min_cwnd = 1e-6, .max_cwnd = 1e-6, .init_cwnd = 1e-6}};  // min == max
+  EXPECT_GE(win(tiny), 1e-6);
+  TypeParam hi{{.max_cwnd = 10.05, .init_cwnd = 10, .fs_range = 0_ns}};
+  for (int i = 0; i < 20; ++i) hi.on_ack(ack(100 * us * (i + 1), 20 * us));  // clamped
+  EXPECT_LE(win(hi), 10.05);
+  EXPECT_NEAR(win(hi), 10.05, this->tol);
+}
+
+// Issue 16: a window of 0.001 packets over an RTT of 2^63 - 1 ns paces at 1460 B per 2^62 ns
+// (0.0025 bps), which rounded to 0 bps; the pacing rate is floored at 1 bps.
+TYPED_TEST(SwiftExample, PacingRateNeverZeroWhileTheWindowIsOpen) {
+  TypeParam cc{{.init_cwnd = 0.001}};
+  cc.on_ack(ack(0, std::numeric_limits<std::int64_t>::max()));
+  EXPECT_EQ(cc.pacing_delay(), duration{std::int64_t{1} << 62});
+  EXPECT_EQ(cc.pacing_rate(), netcc::min_pacing_rate);
+}
+
 // ---------------------------------------------------------------- defaults, validation
 
 TEST(Swift, DefaultsAndTheirSources) {

@@ -317,6 +317,26 @@ TEST(Timely, RateIsCappedAtLineRateAndFlooredAtMinRate) {
   EXPECT_EQ(down.last_action(), netcc::timely_action::decrease_high);
 }
 
+// Issue 16: q32 bounds round toward the inside of [min_rate, line_rate]. 17 bps is
+// 73014.44 * 2^-32 Mbps and 1000001 bps is 4294971590.97 * 2^-32 Mbps: rounded to nearest, the
+// floor fell below min_rate and the ceiling above line_rate. Compared in the fixed-point
+// domain: raw * 10^6 against bps * 2^32.
+TEST(Timely, Q32RateBoundsHonouredExactly) {
+  using netcc::detail::i128;
+  const auto mbps_raw_within = [](const q32_timely& cc, std::int64_t lo, std::int64_t hi) {
+    const i128 scaled = i128{cc.rate_mbps().raw()} * 1'000'000;
+    return scaled >= (i128{lo} << 32) && scaled <= (i128{hi} << 32);
+  };
+  q32_timely cc{{.line_rate = netcc::bit_rate{1'000'001}, .min_rate = netcc::bit_rate{17}}};
+  EXPECT_TRUE(mbps_raw_within(cc, 17, 1'000'001));  // starts at the line rate
+  cc.on_rtt(at(100, 10'000));                       // below T_low: + delta, capped
+  EXPECT_TRUE(mbps_raw_within(cc, 17, 1'000'001));
+  for (int i = 2; i <= 40; ++i) cc.on_rtt(at(i * 1000.0, 3'600'000'000'000));  // to the floor
+  EXPECT_TRUE(mbps_raw_within(cc, 17, 1'000'001));
+  EXPECT_EQ(cc.rate(), netcc::bit_rate{17});
+  EXPECT_EQ(cc.rate_mbps().raw(), 73015);  // the floor, rounded up: 73015 * 2^-32 Mbps
+}
+
 // ---------------------------------------------------------------------------------------------
 // HAI.
 

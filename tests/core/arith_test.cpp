@@ -61,6 +61,49 @@ TEST(FixedPoint, RatioIsIntegerExact) {
   EXPECT_EQ(netcc::ratio<double>(1, 0), std::numeric_limits<double>::max());
 }
 
+// Bounds convert toward the inside of the range they bound (issue 16: q32's nearest value to
+// 0.001 is below it).
+TEST(FixedPoint, BoundsRoundTowardTheInside) {
+  EXPECT_LT(q32{0.001}.to_double(), 0.001);  // nearest: 0.00099999993
+  EXPECT_GE(netcc::num_up<q32>(0.001).to_double(), 0.001);
+  EXPECT_EQ(netcc::num_up<q32>(0.001).raw(), q32{0.001}.raw() + 1);
+  EXPECT_LE(netcc::num_down<q32>(0.001).to_double(), 0.001);
+  EXPECT_LE(netcc::num_down<q32>(10.05).to_double(), 10.05);
+  EXPECT_GE(netcc::num_up<q32>(10.05).to_double(), 10.05);
+  EXPECT_EQ(netcc::num_up<q32>(0.5), q32{0.5});  // exact values stay
+  EXPECT_EQ(netcc::num_down<q32>(-0.5), q32{-0.5});
+  EXPECT_LE(netcc::num_up<q32>(-0.001).to_double(), -0.0009999);
+  EXPECT_GE(netcc::num_up<q32>(-0.001).to_double(), -0.001);
+  EXPECT_LE(netcc::num_down<q32>(-0.001).to_double(), -0.001);
+  EXPECT_EQ(netcc::num_up<q32>(1e300), q32::max());
+  EXPECT_EQ(netcc::num_down<q32>(-1e300), q32::lowest());
+  EXPECT_EQ(netcc::num_up<q32>(std::nan("")), q32{0});
+  EXPECT_EQ(netcc::num_up<q32>(1e-300).raw(), 1);  // above zero: one ulp
+  EXPECT_EQ(netcc::num_down<q32>(1e-300).raw(), 0);
+  EXPECT_EQ(netcc::num_up<double>(0.001), 0.001);
+  // 17 bps in Mbps: 73014.44 ulps; 1000001 bps: 4294971590.97 ulps.
+  EXPECT_EQ(netcc::ratio<q32>(17, 1'000'000).raw(), 73014);
+  EXPECT_EQ(netcc::ratio_up<q32>(17, 1'000'000).raw(), 73015);
+  EXPECT_EQ(netcc::ratio_down<q32>(1'000'001, 1'000'000).raw(), 4294971590);
+  EXPECT_EQ(netcc::ratio_up<q32>(-17, 1'000'000).raw(), -73014);
+  EXPECT_EQ(netcc::ratio_down<q32>(-17, 1'000'000).raw(), -73015);
+  EXPECT_EQ(netcc::ratio_up<q32>(1, 2), q32{0.5});
+  EXPECT_EQ(netcc::ratio_up<q32>(5, 0), q32::max());
+  EXPECT_EQ(netcc::ratio_down<double>(1, 4), 0.25);
+}
+
+RC_GTEST_PROP(FixedPoint, DirectedConversionBracketsTheValue, ()) {
+  const double x =
+      std::ldexp(static_cast<double>(*rc::gen::inRange<std::int64_t>(-(1LL << 52), 1LL << 52)),
+                 -*rc::gen::inRange(32, 90));  // |x| <= 2^20: x * 2^32 and the raws exact
+  const q32 up = netcc::num_up<q32>(x), down = netcc::num_down<q32>(x);
+  // The raw values bracket x * 2^32 exactly (x * 2^32 is exact in double).
+  const double s = std::ldexp(x, 32);
+  RC_ASSERT(static_cast<double>(up.raw()) >= s);
+  RC_ASSERT(static_cast<double>(down.raw()) <= s);
+  RC_ASSERT(up.raw() - down.raw() <= 1);
+}
+
 TEST(NumberTraits, ClampMapsNanToLowerBound) {
   EXPECT_EQ(netcc::clamp_num(std::nan(""), 1.0, 2.0), 1.0);
   EXPECT_EQ(netcc::clamp_num(5.0, 1.0, 2.0), 2.0);

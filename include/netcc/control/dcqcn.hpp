@@ -409,9 +409,12 @@ class basic_dcqcn {
     if (p.hyper != dcqcn_hyper::from_one) p.hyper = dcqcn_hyper::table_i;
     params_ = p;
     g_ = clamp_num(num<value_type>(p.g), num<value_type>(0), num<value_type>(1));
-    line_mbps_ = mbps(p.line_rate);
-    min_mbps_ = mbps(p.min_rate);
-    if (min_mbps_ > line_mbps_) min_mbps_ = line_mbps_;
+    // The bounds round toward the inside of [min_rate, line_rate] (netcc::ratio_up /
+    // ratio_down), so R_C and R_T in Mbps never lie past them in q32; the floor wins if both
+    // round past each other (min_rate == line_rate between two q32 values).
+    line_mbps_ = ratio_down<value_type>(p.line_rate.bps(), 1'000'000);
+    min_mbps_ = ratio_up<value_type>(p.min_rate.bps(), 1'000'000);
+    if (line_mbps_ < min_mbps_) line_mbps_ = min_mbps_;
     ai_mbps_ = mbps(p.r_ai);
     hi_mbps_ = mbps(p.r_hi);
     no_steps_ = ai_mbps_ == num<value_type>(0) && hi_mbps_ == num<value_type>(0);

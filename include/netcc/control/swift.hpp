@@ -417,8 +417,11 @@ class basic_swift {
     ai_ = num<value_type>(params_.ai);
     beta_ = num<value_type>(params_.beta);
     keep_ = num<value_type>(1.0 - params_.max_mdf);
-    min_ = num<value_type>(params_.min_cwnd);
-    max_ = num<value_type>(params_.max_cwnd);
+    // The bounds round toward the inside of [min_cwnd, max_cwnd] (netcc::num_up / num_down),
+    // so a clamped window never lies past them: q32's nearest value to 0.001 is below it. If
+    // both round past each other (min_cwnd == max_cwnd between two q32 values), the floor wins.
+    min_ = num_up<value_type>(params_.min_cwnd);
+    max_ = num_down<value_type>(params_.max_cwnd);
     if (max_ < min_) max_ = min_;
     fs_min_ = num<value_type>(params_.fs_min_cwnd);
     fs_max_ = num<value_type>(params_.fs_max_cwnd);
@@ -520,12 +523,16 @@ class basic_swift {
     const duration rtt = (s_.flags & have_rtt) ? s_.rtt : params_.base_target;
     return duration{detail::swift_div_floor(rtt.count(), w)};
   }
-  /// @brief The pacing rate that spaces MSS-sized packets by pacing_delay() (RTT * MSS / cwnd,
-  /// §3.4), rounded toward zero; bit_rate::max() when not pacing (window() >= 1 packet).
+  /// @brief The pacing rate that spaces MSS-sized packets by pacing_delay() (MSS * cwnd / RTT,
+  /// §3.4), rounded toward zero but at least netcc::min_pacing_rate (1 bps); bit_rate::max()
+  /// when not pacing (window() >= 1 packet). The window never falls below min_cwnd > 0, so it
+  /// is always open, and a rate of 0 bps ("never send") from a tiny window over an RTT of
+  /// hours would contradict it; 1 bps is the nearest rate that still sends.
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
     const duration d = pacing_delay();
     if (d <= duration::zero()) return bit_rate::max();
-    return params_.mss / d;
+    const bit_rate r = params_.mss / d;
+    return r < min_pacing_rate ? min_pacing_rate : r;
   }
   /// @brief The fabric target delay (§3.5) for `hops` hops at the current fcwnd:
   /// base_target + hops * h + max(0, min(alpha / sqrt(fcwnd) + beta_fs, fs_range)), in whole

@@ -489,9 +489,12 @@ class basic_timely {
     beta_ = clamp_num(num<value_type>(p.beta), zero, one);
     app_limit_ = clamp_num(num<value_type>(p.app_limit), zero, one);
     delta_ = mbps(p.delta);
-    line_ = mbps(p.line_rate);
-    min_ = mbps(p.min_rate);
-    if (min_ > line_) min_ = line_;
+    // The bounds round toward the inside of [min_rate, line_rate] (netcc::ratio_up /
+    // ratio_down), so the rate in Mbps never lies past them in q32; the floor wins if both
+    // round past each other (min_rate == line_rate between two q32 values).
+    line_ = ratio_down<value_type>(p.line_rate.bps(), 1'000'000);
+    min_ = ratio_up<value_type>(p.min_rate.bps(), 1'000'000);
+    if (line_ < min_) line_ = min_;
     min_rtt_us_ = ratio<value_type>(p.min_rtt.count(), 1000);
     if (min_rtt_us_ <= zero) min_rtt_us_ = ratio<value_type>(1, 1000);  // 1 ns: q32 resolution
     window_ = p.send_rate_window > duration::zero() ? p.send_rate_window : p.min_rtt;

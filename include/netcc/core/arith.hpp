@@ -17,7 +17,11 @@
 /// - +, -, *, / **saturate** at the range limits instead of wrapping;
 /// - * and / round to nearest (ties away from zero): error at most 1/2 ULP (2^-(F+1)) per op;
 /// - division by zero saturates to the limit with the dividend's sign (0/0 = 0);
-/// - conversion from double rounds to nearest and saturates; NaN converts to 0.
+/// - conversion from double rounds to nearest and saturates; NaN converts to 0;
+/// - bounds (a floor or a ceiling a controller clamps to) convert with netcc::num_up /
+///   netcc::num_down and netcc::ratio_up / netcc::ratio_down instead: rounded toward the inside
+///   of the range they bound, so a value clamped to them never lies past the configured bound
+///   (a min_cwnd of 0.001 is 0.001000000047 in q32, not 0.00099999993).
 ///
 /// @code
 /// using q = netcc::fixed_point<31, 32>;
@@ -73,6 +77,23 @@ class fixed_point {
   constexpr explicit fixed_point(T v) noexcept : raw_(clamp(detail::i128{v} * raw_one)) {}
   /// @brief From a double, rounded to nearest and saturating; NaN gives 0.
   constexpr explicit fixed_point(double v) noexcept : raw_(from_double(v)) {}
+
+  /// @brief The smallest value not below `v` (rounded toward +infinity), saturating; NaN
+  /// gives 0. Use it for a lower bound, so a value clamped to it is never below `v`.
+  /// @code
+  /// auto lo = netcc::fixed_point<31, 32>::from_double_up(0.001);   // >= 0.001
+  /// @endcode
+  [[nodiscard]] static constexpr fixed_point from_double_up(double v) noexcept {
+    return from_raw(from_double_directed(v, true));
+  }
+  /// @brief The largest value not above `v` (rounded toward -infinity), saturating; NaN gives
+  /// 0. Use it for an upper bound, so a value clamped to it is never above `v`.
+  /// @code
+  /// auto hi = netcc::fixed_point<31, 32>::from_double_down(10.05);  // <= 10.05
+  /// @endcode
+  [[nodiscard]] static constexpr fixed_point from_double_down(double v) noexcept {
+    return from_raw(from_double_directed(v, false));
+  }
 
   /// @brief Build from a raw scaled integer (clamped into range).
   [[nodiscard]] static constexpr fixed_point from_raw(rep r) noexcept {
@@ -149,6 +170,21 @@ class fixed_point {
     return static_cast<rep>(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
   }
 
+  // v * 2^F rounded up or down. The scaling by a power of two is exact; below 2^53 the
+  // truncated integer is exact as a double, and at or above it the scaled value is already an
+  // integer, so the comparison that corrects the truncation is exact too.
+  static constexpr rep from_double_directed(double v, bool up) noexcept {
+    if (v != v) return 0;  // NaN
+    const double scaled = v * static_cast<double>(raw_one);
+    const double lim = static_cast<double>(raw_max);
+    if (scaled >= lim) return raw_max;
+    if (scaled <= -lim) return -raw_max;
+    rep t = static_cast<rep>(scaled);  // toward zero
+    if (up && static_cast<double>(t) < scaled) ++t;
+    if (!up && static_cast<double>(t) > scaled) --t;
+    return t;
+  }
+
   rep raw_ = 0;
 };
 
@@ -200,6 +236,18 @@ struct number_traits<double> {
     if (d == 0) return n > 0 ? max() : (n < 0 ? -max() : 0.0);
     return static_cast<double>(n) / static_cast<double>(d);
   }
+  /// @brief A lower bound from double: `v` itself (double is the reference arithmetic).
+  [[nodiscard]] static constexpr double from_double_up(double v) noexcept { return v; }
+  /// @brief An upper bound from double: `v` itself.
+  [[nodiscard]] static constexpr double from_double_down(double v) noexcept { return v; }
+  /// @brief A lower bound n / d: as ratio() (double is the reference arithmetic).
+  [[nodiscard]] static constexpr double ratio_up(std::int64_t n, std::int64_t d) noexcept {
+    return ratio(n, d);
+  }
+  /// @brief An upper bound n / d: as ratio().
+  [[nodiscard]] static constexpr double ratio_down(std::int64_t n, std::int64_t d) noexcept {
+    return ratio(n, d);
+  }
   /// @brief Largest finite value.
   [[nodiscard]] static constexpr double max() noexcept {
     return std::numeric_limits<double>::max();
@@ -234,12 +282,39 @@ struct number_traits<fixed_point<I, F>> {
     const detail::i128 lim = fp::raw_max;
     return fp::from_raw(static_cast<std::int64_t>(q > lim ? lim : (q < -lim ? -lim : q)));
   }
+  /// @brief A lower bound from double: rounded up (toward +infinity), saturating.
+  [[nodiscard]] static constexpr fixed_point<I, F> from_double_up(double v) noexcept {
+    return fixed_point<I, F>::from_double_up(v);
+  }
+  /// @brief An upper bound from double: rounded down (toward -infinity), saturating.
+  [[nodiscard]] static constexpr fixed_point<I, F> from_double_down(double v) noexcept {
+    return fixed_point<I, F>::from_double_down(v);
+  }
+  /// @brief A lower bound n / d in integers, rounded up, saturating; d == 0 as ratio().
+  [[nodiscard]] static constexpr fixed_point<I, F> ratio_up(std::int64_t n,
+                                                            std::int64_t d) noexcept {
+    if (d == 0) return ratio(n, d);
+    return saturate(detail::div_ceil(detail::i128{n} * fixed_point<I, F>::raw_one, d));
+  }
+  /// @brief An upper bound n / d in integers, rounded down, saturating; d == 0 as ratio().
+  [[nodiscard]] static constexpr fixed_point<I, F> ratio_down(std::int64_t n,
+                                                              std::int64_t d) noexcept {
+    if (d == 0) return ratio(n, d);
+    return saturate(detail::div_floor(detail::i128{n} * fixed_point<I, F>::raw_one, d));
+  }
   /// @brief Largest value.
   [[nodiscard]] static constexpr fixed_point<I, F> max() noexcept {
     return fixed_point<I, F>::max();
   }
   /// @brief Always true: a fixed-point value is never NaN or infinite.
   [[nodiscard]] static constexpr bool is_finite(fixed_point<I, F>) noexcept { return true; }
+
+ private:
+  static constexpr fixed_point<I, F> saturate(detail::i128 q) noexcept {
+    const detail::i128 lim = fixed_point<I, F>::raw_max;
+    return fixed_point<I, F>::from_raw(
+        static_cast<std::int64_t>(q > lim ? lim : (q < -lim ? -lim : q)));
+  }
 };
 
 /// @brief A number type usable in a control law: closed under + - * /, ordered, and with
@@ -276,6 +351,65 @@ template <Number T>
 template <Number T>
 [[nodiscard]] constexpr T ratio(std::int64_t n, std::int64_t d) noexcept {
   return number_traits<T>::ratio(n, d);
+}
+
+/// @brief `v` as a lower bound in number type T: the smallest T not below `v` (fixed point:
+/// rounded toward +infinity, saturating). A value clamped to it honours the bound exactly.
+/// Number types whose traits lack `from_double_up` convert as netcc::num.
+/// @code
+/// auto lo = netcc::num_up<netcc::fixed_point<31, 32>>(0.001);
+/// static_assert(netcc::num_up<netcc::fixed_point<31, 32>>(0.001).to_double() >= 0.001);
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T num_up(double v) noexcept {
+  if constexpr (requires { number_traits<T>::from_double_up(v); }) {
+    return number_traits<T>::from_double_up(v);
+  } else {
+    return number_traits<T>::from_double(v);
+  }
+}
+
+/// @brief `v` as an upper bound in number type T: the largest T not above `v` (fixed point:
+/// rounded toward -infinity, saturating). Number types whose traits lack `from_double_down`
+/// convert as netcc::num.
+/// @code
+/// static_assert(netcc::num_down<netcc::fixed_point<31, 32>>(10.05).to_double() <= 10.05);
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T num_down(double v) noexcept {
+  if constexpr (requires { number_traits<T>::from_double_down(v); }) {
+    return number_traits<T>::from_double_down(v);
+  } else {
+    return number_traits<T>::from_double(v);
+  }
+}
+
+/// @brief n / d as a lower bound in number type T (fixed point: rounded toward +infinity, in
+/// integers); d == 0 as netcc::ratio. Number types whose traits lack `ratio_up` use ratio().
+/// @code
+/// auto min_mbps = netcc::ratio_up<netcc::fixed_point<31, 32>>(1, 1'000'000);   // >= 1e-6
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T ratio_up(std::int64_t n, std::int64_t d) noexcept {
+  if constexpr (requires { number_traits<T>::ratio_up(n, d); }) {
+    return number_traits<T>::ratio_up(n, d);
+  } else {
+    return number_traits<T>::ratio(n, d);
+  }
+}
+
+/// @brief n / d as an upper bound in number type T (fixed point: rounded toward -infinity, in
+/// integers); d == 0 as netcc::ratio. Number types whose traits lack `ratio_down` use ratio().
+/// @code
+/// auto max_mbps = netcc::ratio_down<netcc::fixed_point<31, 32>>(7, 1'000'000);  // <= 7e-6
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T ratio_down(std::int64_t n, std::int64_t d) noexcept {
+  if constexpr (requires { number_traits<T>::ratio_down(n, d); }) {
+    return number_traits<T>::ratio_down(n, d);
+  } else {
+    return number_traits<T>::ratio(n, d);
+  }
 }
 
 /// @brief A number as double.

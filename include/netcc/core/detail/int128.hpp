@@ -26,6 +26,18 @@ constexpr i128 div_away_from_zero(i128 n, i128 d) noexcept {
   return q;
 }
 
+// Quotient rounded toward negative infinity; d must be non-zero.
+constexpr i128 div_floor(i128 n, i128 d) noexcept {
+  const i128 q = n / d;
+  return (q * d != n && ((n < 0) != (d < 0))) ? q - 1 : q;
+}
+
+// Quotient rounded toward positive infinity; d must be non-zero.
+constexpr i128 div_ceil(i128 n, i128 d) noexcept {
+  const i128 q = n / d;
+  return (q * d != n && ((n < 0) == (d < 0))) ? q + 1 : q;
+}
+
 // Quotient rounded to nearest, ties away from zero; d must be non-zero.
 constexpr i128 div_nearest(i128 n, i128 d) noexcept {
   const bool neg = (n < 0) != (d < 0);
