@@ -492,3 +492,56 @@ RC_GTEST_PROP(Network, SameSeedSameResult, (std::uint64_t seed)) {
     RC_ASSERT(ra.flows[i].sent == rb.flows[i].sent);
   }
 }
+
+// Routes are kept at switches only (hosts never forward): a 64 x 256-host leaf-spine's tables
+// are switches x nodes entries, not nodes x nodes, and the engine's own count says so.
+TEST(Network, RoutesLiveAtSwitchesAndMemoryIsCounted) {
+  tb::network net{{.seed = 1}};
+  const tb::link_spec l{.rate = 100_Gbps, .delay = netcc::duration{1000}};
+  const auto t = tb::make_leaf_spine(net, 64, 64, 256, l, l);
+  net.add_flow({.src = t.hosts[0][0],
+                .dst = t.hosts[63][255],
+                .size = netcc::bytes{100'000},
+                .cc = fixed(netcc::bytes{30'000})});
+  net.run_until(netcc::timestamp{100'000});
+  EXPECT_TRUE(net.stats(0).completed());
+  const std::uint64_t nodes = 64 * 256 + 128, switches = 128;
+  const std::uint64_t routes = switches * nodes * tb::network::bytes_per_route();
+  EXPECT_GE(net.memory_bytes(), routes);
+  // Before: every node held a list toward every node (16512^2 x 24 B = 6.5 GB). Now the lists
+  // (50 MB) and each leaf's 64 equal-cost ports toward the 16128 hosts of other leaves
+  // (64 x 16128 x 64 x 4 B = 264 MB) dominate.
+  EXPECT_LT(net.memory_bytes(), std::uint64_t{400} << 20);
+  EXPECT_FALSE(net.over_memory_limit());
+}
+
+// Past network_config::memory_limit the engine stops early and says so; under it nothing
+// changes (the same run without a limit gives the same result).
+TEST(Network, MemoryLimitStopsARunThatQueuesTooMuch) {
+  auto build = [](std::uint64_t limit) {
+    auto net = std::make_unique<tb::network>(tb::network_config{.seed = 1, .memory_limit = limit});
+    const tb::link_spec edge{
+        .rate = 100_Gbps, .delay = netcc::duration{1000}, .buffer = netcc::bytes{10'000'000'000}};
+    tb::link_spec slow = edge;
+    slow.rate = netcc::bit_rate{1'000'000'000};
+    const auto st = tb::make_star(*net, 200, edge, slow);
+    for (const auto h : st.senders)
+      net->add_flow({.src = h,
+                     .dst = st.receiver,
+                     .size = netcc::bytes{1'000'000},
+                     .cc = fixed(netcc::bytes{400'000})});
+    return net;
+  };
+  auto capped = build(std::uint64_t{8} << 20);
+  capped->run_until(netcc::timestamp{200'000});
+  EXPECT_TRUE(capped->over_memory_limit());
+  EXPECT_LT(capped->now(), netcc::timestamp{200'000});
+  EXPECT_GT(capped->memory_bytes(), std::uint64_t{8} << 20);
+  auto roomy = build(std::uint64_t{1} << 30);
+  auto free = build(0);
+  roomy->run_until(netcc::timestamp{50'000});
+  free->run_until(netcc::timestamp{50'000});
+  EXPECT_FALSE(roomy->over_memory_limit());
+  EXPECT_EQ(roomy->bytes_delivered(), free->bytes_delivered());
+  EXPECT_EQ(roomy->events(), free->events());
+}

@@ -51,8 +51,18 @@ TEST(Workload, BadCdfTextNamesTheLineAndRule) {
   EXPECT_EQ(tb::parse_cdf("# only a comment\n", "x.cdf", c), "x.cdf: needs at least two points");
   EXPECT_EQ(tb::parse_cdf("0 0\n10 1 7\n", "x.cdf", c),
             "x.cdf:2: expected '<bytes> <cumulative probability>', got a third value");
-  EXPECT_EQ(tb::load_cdf("/nonexistent/z.cdf", c), "/nonexistent/z.cdf: cannot open");
+  EXPECT_EQ(tb::load_cdf("/nonexistent/z.cdf", c),
+            "/nonexistent/z.cdf: cannot open: No such file or directory");
   EXPECT_TRUE(c.points.empty());  // nothing was replaced by a failed parse
+  // Sizes beyond 10 GB (1e300 would overflow every byte count downstream), all-zero sizes (no
+  // flow to generate), and text that is not text.
+  EXPECT_EQ(tb::parse_cdf("0 0\n1e300 1\n", "x.cdf", c),
+            "x.cdf:2: size = 1e+300: must be in [0, 1e+10] bytes");
+  EXPECT_EQ(tb::parse_cdf("0 0\n0 0.5\n0 1\n", "x.cdf", c),
+            "x.cdf: every size is below 1 byte: the largest size must be at least 1");
+  EXPECT_EQ(tb::parse_cdf("0 0\n\x1b[2J 1\n", "x.cdf", c), "x.cdf:2: '\\x1b[2J' is not a number");
+  EXPECT_TRUE(c.points.empty());
+  EXPECT_EQ(tb::parse_cdf("0 0\n1e10 1\n", "x.cdf", c), "");  // the largest size allowed
 }
 
 TEST(Workload, PoissonArrivalsOfferTheTargetLoad) {

@@ -9,11 +9,12 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "netcc/core/units.hpp"
+#include "netcc/testbench/io.hpp"
 #include "netcc/testbench/network.hpp"
 
 namespace netcc::testbench {
@@ -63,10 +64,10 @@ namespace netcc::testbench {
          static_cast<double>(rtt_src.count()) / static_cast<double>(rtt.count());
 }
 
-/// @brief Write a time series as CSV (first column time in microseconds). False on I/O error.
-inline bool write_csv(const series& s, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) return false;
+/// @brief A time series as CSV text (first column time in microseconds, then one column per
+/// monitor in the order they were added).
+[[nodiscard]] inline std::string format_csv(const series& s) {
+  std::ostringstream out;
   out << "time_us";
   for (const auto& n : s.names) out << ',' << n;
   out << '\n';
@@ -75,7 +76,14 @@ inline bool write_csv(const series& s, const std::string& path) {
     for (const auto& c : s.columns) out << ',' << (r < c.size() ? c[r] : 0.0);
     out << '\n';
   }
-  return static_cast<bool>(out);
+  return std::move(out).str();
+}
+
+/// @brief Write a time series as CSV (netcc::testbench::format_csv) whole or not at all
+/// (netcc::testbench::write_file_atomic); empty on success, else a message naming the path and
+/// the system's reason.
+[[nodiscard]] inline std::string write_csv(const series& s, const std::string& path) {
+  return write_file_atomic(path, format_csv(s));
 }
 
 }  // namespace netcc::testbench

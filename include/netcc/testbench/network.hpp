@@ -144,6 +144,10 @@ struct network_config {
   /// @brief With ack_every > 1: held packets are acknowledged at most this long after the
   /// first of them arrived (delayed-ACK timer).
   duration ack_delay{10'000};
+  /// @brief Most bytes the engine may hold (packet pool, event heap, time series, flows, nodes
+  /// and routes; netcc::testbench::network::memory_bytes); 0: no limit. The check runs every
+  /// 65536 events: past the limit run_until stops early and over_memory_limit() says so.
+  std::uint64_t memory_limit = 0;
 };
 
 /// @brief A flow to run.
@@ -297,8 +301,56 @@ class network {
       now_ = timestamp{e.t};
       ++events_;
       dispatch(e);
+      if ((events_ & 0xFFFF) == 0 && cfg_.memory_limit != 0 && memory_bytes() > cfg_.memory_limit) {
+        over_limit_ = true;
+        return;  // stopped at now(), short of `end`
+      }
     }
     if (now_ < end) now_ = end;
+  }
+
+  /// @brief Whether the last run_until stopped early because the engine's memory passed
+  /// network_config::memory_limit.
+  [[nodiscard]] bool over_memory_limit() const noexcept { return over_limit_; }
+
+  /// @brief Bytes the engine holds now, from the capacities of its stores: the packet pool (with
+  /// each packet's queue and free-list slot), the event heap, the time series, flows (with
+  /// their scheduled writes), nodes, ports and routes. Controllers' own state and the allocator's
+  /// overhead are not counted.
+  [[nodiscard]] std::uint64_t memory_bytes() const noexcept {
+    std::uint64_t b = static_bytes_;
+    b += pool_.capacity() * (sizeof(packet) + 2 * sizeof(std::uint32_t));
+    b += free_.capacity() * sizeof(std::uint32_t) + heap_.capacity() * sizeof(event);
+    b += ts_.t.capacity() * sizeof(timestamp);
+    for (const auto& c : ts_.columns) b += c.capacity() * sizeof(double);
+    return b;
+  }
+
+  /// @brief Bytes one packet in flight costs the engine: its pool slot, one event, a queue slot
+  /// and a free-list slot (the unit of a memory estimate before a run).
+  [[nodiscard]] static constexpr std::uint64_t bytes_per_packet() noexcept {
+    return sizeof(packet) + sizeof(event) + 2 * sizeof(std::uint32_t);
+  }
+  /// @brief Bytes one flow costs the engine, without its controller and scheduled writes.
+  [[nodiscard]] static constexpr std::uint64_t bytes_per_flow() noexcept {
+    return sizeof(flow_state) + sizeof(flow_id) + 2 * sizeof(event);
+  }
+  /// @brief Bytes one scheduled application write costs the engine (entry and event).
+  [[nodiscard]] static constexpr std::uint64_t bytes_per_write() noexcept {
+    return sizeof(std::pair<timestamp, bytes>) + sizeof(event);
+  }
+  /// @brief Bytes of a node and of a port, without routes.
+  [[nodiscard]] static constexpr std::uint64_t bytes_per_node() noexcept {
+    return sizeof(node_state);
+  }
+  /// @brief Bytes of one port (both ends of a link have one).
+  [[nodiscard]] static constexpr std::uint64_t bytes_per_port() noexcept {
+    return sizeof(port_state);
+  }
+  /// @brief Bytes of one switch's route entry toward one node (the list of equal-cost ports,
+  /// without its elements: one std::uint32_t each).
+  [[nodiscard]] static constexpr std::uint64_t bytes_per_route() noexcept {
+    return sizeof(std::vector<std::uint32_t>);
   }
 
   /// @brief Current simulated time.
@@ -471,11 +523,15 @@ class network {
     return 0;
   }
 
-  // Breadth-first search from every destination host gives hop distances; a node's next
-  // ports toward d are the ports whose peer is one hop closer to d.
+  // Breadth-first search from every destination host gives hop distances; a switch's next
+  // ports toward d are the ports whose peer is one hop closer to d. Hosts keep no table (a
+  // host has one port and never forwards).
   void route() {
     const std::size_t n = nodes_.size();
-    for (auto& nd : nodes_) nd.next_ports.assign(n, {});
+    for (auto& nd : nodes_) {
+      nd.next_ports.clear();
+      if (!nd.host) nd.next_ports.assign(n, {});
+    }
     std::vector<std::uint32_t> dist(n);
     std::vector<node_id> frontier;
     for (node_id d = 0; d < n; ++d) {
@@ -494,12 +550,20 @@ class network {
         }
       }
       for (node_id u = 0; u < n; ++u) {
-        if (u == d || dist[u] == std::numeric_limits<std::uint32_t>::max()) continue;
+        if (u == d || nodes_[u].host || dist[u] == std::numeric_limits<std::uint32_t>::max())
+          continue;
         for (std::uint32_t i = 0; i < nodes_[u].ports.size(); ++i)
           if (dist[nodes_[u].ports[i].peer] + 1 == dist[u]) nodes_[u].next_ports[d].push_back(i);
       }
     }
     routed_ = true;
+    static_bytes_ = flows_.capacity() * bytes_per_flow() + nodes_.capacity() * bytes_per_node();
+    for (const auto& f : flows_) static_bytes_ += f.writes.capacity() * bytes_per_write();
+    for (const auto& nd : nodes_) {
+      static_bytes_ += nd.ports.capacity() * bytes_per_port() + nd.flows.capacity() * 4 +
+                       nd.next_ports.capacity() * bytes_per_route();
+      for (const auto& r : nd.next_ports) static_bytes_ += r.capacity() * sizeof(std::uint32_t);
+    }
   }
 
   void schedule(timestamp t, ev k, std::uint32_t a, std::uint32_t b) {
@@ -790,7 +854,11 @@ class network {
   void fasttune_at(node_id n, std::uint32_t pi, std::uint32_t idx) {
     node_state& nd = nodes_[n];
     packet& pk = pool_[idx];
-    if (nd.fasttune.size() <= pk.flow) nd.fasttune.resize(flows_.size());
+    if (nd.fasttune.size() <= pk.flow) {
+      static_bytes_ -= nd.fasttune.capacity() * sizeof(fasttune_flow_state);
+      nd.fasttune.resize(flows_.size());
+      static_bytes_ += nd.fasttune.capacity() * sizeof(fasttune_flow_state);
+    }
     fasttune_packet_kind kind = fasttune_packet_kind::other;
     std::uint32_t data_port = pi;
     if (pk.kind == packet_kind::data) {
@@ -1190,6 +1258,8 @@ class network {
   std::uint64_t out_of_order_ = 0;
   bool routed_ = false;
   bool sampling_ = false;
+  bool over_limit_ = false;
+  std::uint64_t static_bytes_ = 0;  // flows, nodes, ports, routes (route()), FastTune tables
 };
 
 }  // namespace netcc::testbench

@@ -19,18 +19,29 @@
 #pragma once
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+#if __has_include(<unistd.h>)
+#include <unistd.h>
+#endif
 
 #include "netcc/core/units.hpp"
+#include "netcc/testbench/io.hpp"
 #include "netcc/testbench/metrics.hpp"
 #include "netcc/testbench/network.hpp"
 #include "netcc/testbench/topology.hpp"
@@ -148,6 +159,10 @@ struct scenario {
   std::int64_t ack_delay_ns = 10'000;
   /// @brief PFC at every switch (1) or not (0), with the seed's §V thresholds.
   int pfc = 0;
+  /// @brief Most memory a run may take, MiB (0: half of this machine's memory,
+  /// netcc::testbench::default_memory_limit). Checked against an estimate before the run
+  /// (netcc::testbench::estimate_resources) and against the engine's own count during it.
+  std::int64_t max_memory_mb = 0;
   /// @brief Where the named CDFs live (not a key: set by the runner; data/cdf of the source
   /// tree by default).
 #ifdef NETCC_DATA_DIR
@@ -166,27 +181,32 @@ struct scenario {
 
 /// @brief Set one key of `s` from text; returns an empty string or the error message.
 inline std::string set_key(scenario& s, std::string_view key, std::string_view value) {
+  const std::string shown = std::string(key) + " = " + printable(value);
   auto num = [&](auto& field, double lo, double hi) -> std::string {
+    using field_t = std::remove_reference_t<decltype(field)>;
     double v = 0;
     const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (r.ec != std::errc{} || r.ptr != value.data() + value.size()) {
-      return std::string(key) + " = " + std::string(value) + ": not a number";
+    if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || value.empty()) {
+      return shown + ": not a number";
     }
     if (!(v >= lo && v <= hi)) {
       std::ostringstream m;
-      m << key << " = " << value << ": must be in [" << lo << ", " << hi << "]";
+      m << shown << ": must be in [" << lo << ", " << hi << "]";
       return m.str();
     }
-    field = static_cast<std::remove_reference_t<decltype(field)>>(v);
+    if (std::is_integral_v<field_t> && v != std::floor(v))
+      return shown + ": must be a whole number";
+    field = static_cast<field_t>(v);
     return {};
   };
   if (key == "name") {
+    if (auto err = check_file_name(key, value); !err.empty()) return err;
     s.name = std::string(value);
-    return s.name.empty() ? "name = : must not be empty" : "";
+    return {};
   }
   if (key == "topology") {
     if (value != "star" && value != "dumbbell" && value != "leafspine") {
-      return "topology = " + std::string(value) + ": must be star, dumbbell or leafspine";
+      return shown + ": must be star, dumbbell or leafspine";
     }
     s.topology = std::string(value);
     return {};
@@ -221,8 +241,9 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   if (key == "burst_period_us") return num(s.burst_period_us, 0.001, 1e7);
   if (key == "burst_count") return num(s.burst_count, 0, 1e6);
   if (key == "cdf") {
+    if (value.empty()) return "cdf = : must be none, websearch, hadoop or a file path";
     s.cdf = std::string(value);
-    return s.cdf.empty() ? "cdf = : must be none, websearch, hadoop or a file path" : "";
+    return {};
   }
   if (key == "cdf_load") return num(s.cdf_load, 0.001, 1);
   if (key == "cdf_at_us") return num(s.cdf_at_us, 0, 1e7);
@@ -230,7 +251,8 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   if (key == "ack_every") return num(s.ack_every, 1, 64);
   if (key == "pfc") return num(s.pfc, 0, 1);
   if (key == "ack_delay_ns") return num(s.ack_delay_ns, 1, 1e9);
-  return "unknown key '" + std::string(key) + "' (netcc-sim keys lists them)";
+  if (key == "max_memory_mb") return num(s.max_memory_mb, 0, 1e9);
+  return "unknown key '" + printable(key) + "' (netcc-sim keys lists them)";
 }
 
 /// @brief Every settable key with a one-line description.
@@ -272,10 +294,201 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
           {"cdf_max_flows", "most flows of the CDF workload"},
           {"ack_every", "receivers acknowledge every N in-order packets"},
           {"ack_delay_ns", "delayed-ACK timer with ack_every > 1, ns"},
-          {"pfc", "1: PFC at every switch (X_off 9.5, X_on 9.25 kB per port per Gbps)"}};
+          {"pfc", "1: PFC at every switch (X_off 9.5, X_on 9.25 kB per port per Gbps)"},
+          {"max_memory_mb", "most memory a run may take, MiB (0: half of this machine's memory)"}};
 }
 
-/// @brief Check cross-key consistency; empty when fine.
+/// @brief This machine's physical memory in bytes (0 where it cannot be read).
+[[nodiscard]] inline std::uint64_t machine_memory_bytes() noexcept {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0)
+    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+#endif
+  return 0;
+}
+
+/// @brief The memory limit `max_memory_mb = 0` stands for: half of this machine's memory, or
+/// 4 GiB where that cannot be read.
+[[nodiscard]] inline std::uint64_t default_memory_limit() noexcept {
+  const std::uint64_t m = machine_memory_bytes();
+  return m > 0 ? m / 2 : std::uint64_t{4} << 30;
+}
+
+/// @brief The memory limit of a scenario, bytes (max_memory_mb, or the default for 0).
+[[nodiscard]] inline std::uint64_t memory_limit(const scenario& s) noexcept {
+  return s.max_memory_mb > 0 ? static_cast<std::uint64_t>(s.max_memory_mb) << 20
+                             : default_memory_limit();
+}
+
+/// @brief What a scenario will ask of the machine, worked out before it runs (per controller
+/// run; the runner runs controllers one after another). Sizes are upper estimates of what the
+/// engine and runner store: the time series (held by the engine, copied out and formatted as
+/// CSV), the burst sources' scheduled writes, the flows, nodes, ports and routes, and the
+/// packets that can be on the links at once (each link full in both directions, one ACK per
+/// data packet). Packets queued in switches depend on the controllers; the engine counts them
+/// during the run against the same limit (network_config::memory_limit).
+struct resource_estimate {
+  /// @brief Nodes (hosts and switches), links and switches.
+  std::uint64_t nodes = 0, links = 0, switches = 0;
+  /// @brief Flows at most (long, incast, burst, and the CDF workload's cap).
+  std::uint64_t flows = 0;
+  /// @brief Rows of the time series and its columns (time excluded).
+  std::uint64_t samples = 0, columns = 0;
+  /// @brief Scheduled application writes of the burst sources.
+  std::uint64_t writes = 0;
+  /// @brief Packets that fit on the links at once.
+  std::uint64_t packets_on_links = 0;
+  /// @brief Bytes of each part.
+  std::uint64_t series_bytes = 0, writes_bytes = 0, flow_bytes = 0, topology_bytes = 0,
+                packet_bytes = 0;
+  /// @brief The sum of the parts, bytes.
+  [[nodiscard]] std::uint64_t total_bytes() const noexcept {
+    return series_bytes + writes_bytes + flow_bytes + topology_bytes + packet_bytes;
+  }
+};
+
+namespace detail {
+// a * b, saturating at 2^64 - 1 (estimates of absurd scenarios must not wrap to small ones).
+[[nodiscard]] inline std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) noexcept {
+  return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b
+             ? std::numeric_limits<std::uint64_t>::max()
+             : a * b;
+}
+[[nodiscard]] inline std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) noexcept {
+  return a > std::numeric_limits<std::uint64_t>::max() - b
+             ? std::numeric_limits<std::uint64_t>::max()
+             : a + b;
+}
+// A non-negative double as a count, saturating (the keys' ranges keep these finite).
+[[nodiscard]] inline std::uint64_t count_of(double x) noexcept {
+  if (!(x > 0)) return 0;
+  return x >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(x);
+}
+}  // namespace detail
+
+/// @brief Estimate what running `s` once takes (see netcc::testbench::resource_estimate).
+/// @code
+/// netcc::testbench::scenario s;   // the default incast
+/// auto e = netcc::testbench::estimate_resources(s);   // e.samples == 3001, e.total_bytes() ~ 1 MB
+/// @endcode
+[[nodiscard]] inline resource_estimate estimate_resources(const scenario& s) {
+  using detail::count_of;
+  using detail::sat_add;
+  using detail::sat_mul;
+  resource_estimate e;
+  const double host_bps = s.host_gbps * 1e9, core_bps = s.bottleneck_gbps * 1e9;
+  double wire_bits = 0;  // sum over links of rate x one-way delay, one direction
+  const auto delay_s = static_cast<double>(s.link_delay_ns) * 1e-9;
+  if (s.topology == "star") {
+    e.switches = 1;
+    e.nodes = static_cast<std::uint64_t>(s.senders) + 2;
+    e.links = static_cast<std::uint64_t>(s.senders) + 1;
+    wire_bits = (s.senders * host_bps + core_bps) * delay_s;
+  } else if (s.topology == "dumbbell") {
+    e.switches = 2;
+    e.nodes = 2 * static_cast<std::uint64_t>(s.senders) + 2;
+    e.links = 2 * static_cast<std::uint64_t>(s.senders) + 1;
+    wire_bits = (2 * s.senders * host_bps + core_bps) * delay_s;
+  } else {
+    const auto hosts =
+        static_cast<std::uint64_t>(s.leaves) * static_cast<std::uint64_t>(s.hosts_per_leaf);
+    const auto fabric = static_cast<std::uint64_t>(s.leaves) * static_cast<std::uint64_t>(s.spines);
+    e.switches = static_cast<std::uint64_t>(s.leaves + s.spines);
+    e.nodes = hosts + e.switches;
+    e.links = hosts + fabric;
+    wire_bits =
+        (static_cast<double>(hosts) * host_bps + static_cast<double>(fabric) * core_bps) * delay_s;
+  }
+  const network_config cfg{};
+  // Data packets on the links both ways, and as many ACKs.
+  e.packets_on_links = sat_add(
+      sat_mul(count_of(wire_bits / (8.0 * static_cast<double>(cfg.mtu.count()))), 4), 4 * e.links);
+  e.packet_bytes = sat_mul(e.packets_on_links, network::bytes_per_packet());
+  // Nodes, two ports per link, and each switch's route list toward every node with the ports
+  // of its equal-cost choices toward every host (at most one per spine).
+  const std::uint64_t hosts = e.nodes - e.switches;
+  const std::uint64_t ecmp = s.topology == "leafspine" ? static_cast<std::uint64_t>(s.spines) : 1;
+  e.topology_bytes =
+      sat_add(sat_add(sat_mul(e.nodes, network::bytes_per_node()),
+                      sat_mul(2 * e.links, network::bytes_per_port())),
+              sat_mul(e.switches, sat_add(sat_mul(e.nodes, network::bytes_per_route()),
+                                          sat_mul(sat_mul(hosts, ecmp), sizeof(std::uint32_t)))));
+  // The time series: the engine's columns grow by doubling (up to twice the rows), the runner
+  // copies them out, and the CSV text takes up to ~24 characters a value.
+  const double run_ns = s.duration_us * 1000;
+  e.samples = count_of(run_ns / static_cast<double>(s.sample_ns)) + 1;
+  e.columns = 2 + 3 * static_cast<std::uint64_t>(s.long_flows);
+  e.series_bytes = sat_mul(sat_mul(e.samples, e.columns + 1), 3 * sizeof(double) + 24);
+  // Burst sources: one scheduled write per period until the end or burst_count.
+  if (s.burst_flows > 0 && s.burst_at_us < s.duration_us) {
+    std::uint64_t per_flow = count_of((s.duration_us - s.burst_at_us) / s.burst_period_us) + 1;
+    if (s.burst_count > 0)
+      per_flow = std::min<std::uint64_t>(per_flow, static_cast<std::uint64_t>(s.burst_count));
+    e.writes = sat_mul(per_flow, static_cast<std::uint64_t>(s.burst_flows));
+  }
+  e.writes_bytes = sat_mul(e.writes, 2 * network::bytes_per_write());
+  e.flows = static_cast<std::uint64_t>(s.long_flows + s.incast_flows + s.burst_flows) +
+            (s.cdf != "none" ? static_cast<std::uint64_t>(s.cdf_max_flows) : 0);
+  // A flow, its controller (at most a few hundred bytes) and the workload's record of it.
+  e.flow_bytes = sat_mul(e.flows, network::bytes_per_flow() + 1024);
+  return e;
+}
+
+/// @brief Empty when `e` fits `limit` bytes; otherwise one line naming the estimate, the limit
+/// and the part that dominates with the keys that set it.
+[[nodiscard]] inline std::string check_resources(const scenario& s, const resource_estimate& e,
+                                                 std::uint64_t limit) {
+  if (e.total_bytes() <= limit) return {};
+  const auto gib = [](std::uint64_t b) {
+    std::ostringstream m;
+    m.precision(3);
+    m << static_cast<double>(b) / static_cast<double>(1ULL << 30) << " GiB";
+    return m.str();
+  };
+  std::ostringstream m;
+  m << "the run would take about " << gib(e.total_bytes()) << ", over the limit of " << gib(limit)
+    << " (max_memory_mb = " << s.max_memory_mb
+    << (s.max_memory_mb == 0 ? ": half of this machine's memory" : "") << "); most of it ";
+  const std::uint64_t parts[] = {e.series_bytes, e.writes_bytes, e.flow_bytes, e.topology_bytes,
+                                 e.packet_bytes};
+  switch (std::max_element(std::begin(parts), std::end(parts)) - std::begin(parts)) {
+    case 0:
+      m << "is the time series, " << e.samples << " samples x " << e.columns
+        << " columns (sample_ns = " << s.sample_ns << ", duration_us = " << s.duration_us
+        << ", long_flows = " << s.long_flows << ")";
+      break;
+    case 1:
+      m << "is " << e.writes << " scheduled burst writes (burst_flows = " << s.burst_flows
+        << ", burst_period_us = " << s.burst_period_us << ", burst_count = " << s.burst_count
+        << ", duration_us = " << s.duration_us << ")";
+      break;
+    case 2:
+      m << "is " << e.flows << " flows (cdf_max_flows = " << s.cdf_max_flows
+        << ", long_flows, incast_flows, burst_flows)";
+      break;
+    case 3:
+      m << "is the topology's " << e.nodes << " nodes and their routes (topology = " << s.topology
+        << ", leaves = " << s.leaves << ", spines = " << s.spines
+        << ", hosts_per_leaf = " << s.hosts_per_leaf << ", senders = " << s.senders << ")";
+      break;
+    default:
+      m << "is " << e.packets_on_links
+        << " packets the links hold at once (link_delay_ns = " << s.link_delay_ns
+        << ", host_gbps = " << s.host_gbps << ", bottleneck_gbps = " << s.bottleneck_gbps << ", "
+        << e.links << " links)";
+  }
+  return m.str();
+}
+
+/// @brief Thrown by netcc::testbench::run_scenario when the engine passes the scenario's
+/// memory limit during the run; the message names the time, the bytes and the keys to change.
+struct resource_limit_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// @brief Check cross-key consistency, the order of events in time, and the resource estimate
+/// (netcc::testbench::estimate_resources) against the scenario's memory limit; empty when fine.
 [[nodiscard]] inline std::string check(const scenario& s) {
   const int needed = s.long_flows + s.burst_flows + (s.topology == "dumbbell" ? 0 : s.incast_flows);
   if (s.topology == "leafspine") {
@@ -301,22 +514,60 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
   }
   if (s.cdf != "none") {
     flow_size_cdf c;
-    if (auto err = load_cdf(cdf_path(s), c); !err.empty()) return "cdf = " + s.cdf + ": " + err;
+    if (auto err = load_cdf(cdf_path(s), c); !err.empty())
+      return "cdf = " + printable(s.cdf) + ": " + err;
   }
   if (needed == 0 && s.cdf == "none")
     return "long_flows, incast_flows and burst_flows are 0 and cdf = none: the scenario has no "
            "flow";
-  return {};
+  // Everything that is scheduled must start inside the run.
+  const auto late = [&](const char* what, double at_us, const char* keys) -> std::string {
+    if (at_us < s.duration_us) return {};
+    std::ostringstream m;
+    m << what << " at " << at_us << " us (" << keys
+      << "): must be before the end of the run (duration_us = " << s.duration_us << ")";
+    return m.str();
+  };
+  std::string err;
+  if (s.long_flows > 1) {
+    const int slot = s.long_join_together != 0 ? 1 : s.long_flows - 1;
+    err = late("the last long flow starts", slot * s.long_start_gap_us, "long_start_gap_us");
+  }
+  if (err.empty() && s.incast_flows > 0)
+    err =
+        late("the last incast flow starts", s.incast_at_us + (s.incast_flows - 1) * s.incast_gap_us,
+             "incast_at_us, incast_gap_us");
+  if (err.empty() && s.burst_flows > 0) err = late("the first burst", s.burst_at_us, "burst_at_us");
+  if (err.empty() && s.cdf != "none")
+    err = late("the CDF workload starts", s.cdf_at_us, "cdf_at_us");
+  if (err.empty() && s.reroute_us > 0) err = late("the reroute", s.reroute_us, "reroute_us");
+  if (!err.empty()) return err;
+  if (static_cast<double>(s.sample_ns) > s.duration_us * 1000) {
+    std::ostringstream m;
+    m << "sample_ns = " << s.sample_ns
+      << ": must be at most the run, duration_us = " << s.duration_us << " ("
+      << s.duration_us * 1000 << " ns)";
+    return m.str();
+  }
+  return check_resources(s, estimate_resources(s), memory_limit(s));
 }
 
 /// @brief Parse a scenario file into `s`; returns an empty string or "file:line: message".
+/// A UTF-8 byte-order mark at the start is skipped; a key set twice, a file with no setting,
+/// and a NUL byte are errors. `s` is changed only when the whole file is good.
 inline std::string load_scenario_file(const std::string& path, scenario& s) {
-  std::ifstream in(path);
-  if (!in) return path + ": cannot open";
+  const std::string where = printable(path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return where + ": cannot open: " + std::strerror(errno);
+  scenario parsed = s;
+  std::map<std::string, int, std::less<>> seen;  // key -> line
   std::string line;
   int n = 0;
   while (std::getline(in, line)) {
     ++n;
+    if (n == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // UTF-8 BOM
+    if (line.find('\0') != std::string::npos)
+      return where + ":" + std::to_string(n) + ": a NUL byte: not a text file";
     if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
     const auto trim = [](std::string_view v) {
       while (!v.empty() && (v.front() == ' ' || v.front() == '\t' || v.front() == '\r'))
@@ -329,13 +580,23 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
     if (l.empty()) continue;
     const auto eq = l.find('=');
     if (eq == std::string_view::npos) {
-      return path + ":" + std::to_string(n) + ": expected 'key = value', got '" + std::string(l) +
+      return where + ":" + std::to_string(n) + ": expected 'key = value', got '" + printable(l) +
              "'";
     }
-    if (auto err = set_key(s, trim(l.substr(0, eq)), trim(l.substr(eq + 1))); !err.empty()) {
-      return path + ":" + std::to_string(n) + ": " + err;
+    const std::string_view key = trim(l.substr(0, eq));
+    if (const auto it = seen.find(key); it != seen.end()) {
+      return where + ":" + std::to_string(n) + ": " + printable(key) +
+             " is set twice (first on line " + std::to_string(it->second) + ")";
     }
+    if (auto err = set_key(parsed, key, trim(l.substr(eq + 1))); !err.empty()) {
+      return where + ":" + std::to_string(n) + ": " + err;
+    }
+    seen.emplace(std::string(key), n);
   }
+  if (in.bad()) return where + ": cannot read: " + std::strerror(errno);
+  if (seen.empty())
+    return where + ": no setting (an empty scenario file; netcc-sim keys lists them)";
+  s = std::move(parsed);
   return {};
 }
 
@@ -611,7 +872,8 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   network_config cfg{.seed = s.seed,
                      .sample_interval = duration{s.sample_ns},
                      .ack_every = static_cast<std::uint32_t>(s.ack_every),
-                     .ack_delay = duration{s.ack_delay_ns}};
+                     .ack_delay = duration{s.ack_delay_ns},
+                     .memory_limit = memory_limit(s)};
   network net{cfg};
   const link_spec edge{.rate = bit_rate{static_cast<std::int64_t>(s.host_gbps * 1e9)},
                        .delay = duration{s.link_delay_ns},
@@ -742,6 +1004,16 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     net.monitor_flow(long_ids[i], "long" + std::to_string(i));
   const timestamp end{static_cast<std::int64_t>(s.duration_us * 1000)};
   net.run_until(end);
+  if (net.over_memory_limit()) {
+    std::ostringstream m;
+    m << cc.name << ": the run passed its memory limit (max_memory_mb = " << s.max_memory_mb
+      << (s.max_memory_mb == 0 ? ": half of this machine's memory" : "") << ", "
+      << (memory_limit(s) >> 20) << " MiB) at " << static_cast<double>(net.now().count()) / 1000
+      << " us with " << (net.memory_bytes() >> 20) << " MiB, " << net.bytes_in_network()
+      << " bytes of packets queued or on links; lower buffer_bytes, "
+      << "link_delay_ns or the load, or raise max_memory_mb";
+    throw resource_limit_error(m.str());
+  }
   ts_out = net.time_series();
 
   run_summary r;

@@ -22,9 +22,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "netcc/core/units.hpp"
+#include "netcc/testbench/io.hpp"
 
 namespace netcc::testbench {
 
@@ -83,13 +86,19 @@ struct flow_size_cdf {
   }
 };
 
-/// @brief Parse CDF text; returns an empty string or "<where>:<line>: <message>".
+/// @brief Largest flow size a CDF file may give, bytes (10 GB, as the runner's
+/// incast_size_bytes and burst_bytes).
+inline constexpr double max_cdf_flow_size = 1e10;
+
+/// @brief Parse CDF text; returns an empty string or "<where>:<line>: <message>". Sizes must lie
+/// in [0, netcc::testbench::max_cdf_flow_size] and the largest must be at least 1 byte.
 /// @param text  the file's contents
 /// @param where name used in messages (the path)
 /// @param out   the distribution (replaced only on success)
 [[nodiscard]] inline std::string parse_cdf(std::string_view text, const std::string& where,
                                            flow_size_cdf& out) {
   flow_size_cdf c;
+  const std::string shown = printable(where);
   int line_no = 0;
   while (!text.empty()) {
     const auto nl = text.find('\n');
@@ -109,18 +118,18 @@ struct flow_size_cdf {
       line = end == std::string_view::npos ? std::string_view{} : line.substr(end);
       double x = 0;
       const auto r = std::from_chars(tok.data(), tok.data() + tok.size(), x);
-      const std::string at = where + ":" + std::to_string(line_no) + ": ";
+      const std::string at = shown + ":" + std::to_string(line_no) + ": ";
       if (r.ec != std::errc{} || r.ptr != tok.data() + tok.size() || !std::isfinite(x))
-        return at + "'" + std::string(tok) + "' is not a number";
+        return at + "'" + printable(tok) + "' is not a number";
       if (got == 2) return at + "expected '<bytes> <cumulative probability>', got a third value";
       v[got++] = x;
     }
     if (got == 0) continue;
-    const std::string at = where + ":" + std::to_string(line_no) + ": ";
+    const std::string at = shown + ":" + std::to_string(line_no) + ": ";
     if (got == 1) return at + "expected '<bytes> <cumulative probability>', got one value";
     std::ostringstream m;
-    if (v[0] < 0) {
-      m << at << "size = " << v[0] << ": must be >= 0";
+    if (v[0] < 0 || v[0] > max_cdf_flow_size) {
+      m << at << "size = " << v[0] << ": must be in [0, " << max_cdf_flow_size << "] bytes";
       return m.str();
     }
     if (v[1] < 0 || v[1] > 1) {
@@ -134,9 +143,11 @@ struct flow_size_cdf {
     }
     c.points.emplace_back(v[0], v[1]);
   }
-  if (c.points.size() < 2) return where + ": needs at least two points";
-  if (c.points.front().second != 0) return where + ": the first probability must be 0";
-  if (c.points.back().second != 1) return where + ": the last probability must be 1";
+  if (c.points.size() < 2) return shown + ": needs at least two points";
+  if (c.points.front().second != 0) return shown + ": the first probability must be 0";
+  if (c.points.back().second != 1) return shown + ": the last probability must be 1";
+  if (c.points.back().first < 1)
+    return shown + ": every size is below 1 byte: the largest size must be at least 1";
   out = std::move(c);
   return {};
 }
@@ -144,7 +155,7 @@ struct flow_size_cdf {
 /// @brief Read a CDF file; returns an empty string or a message naming the file (and line).
 [[nodiscard]] inline std::string load_cdf(const std::string& path, flow_size_cdf& out) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return path + ": cannot open";
+  if (!in) return printable(path) + ": cannot open: " + std::strerror(errno);
   std::ostringstream ss;
   ss << in.rdbuf();
   return parse_cdf(ss.str(), path, out);
