@@ -3,10 +3,13 @@
 // Swift's loss rules), double and q32, over decoded event sequences: SRCs with any reflected
 // 32-bit TX timestamp (wrapped, from the future), queues zero, negative or huge, link rates zero
 // or absurd; ACKs duplicated, reordered, wrapping, with RTTs of zero, negative or an hour and
-// INC; application writes and sends of any size; timeouts and fast recoveries; time standing
-// still, going back and jumping; arbitrary parameters (invalid ones included). Invariants after
+// INC; application writes and sends of any size; timeouts (alone and in runs of up to 32, past
+// RETX_RESET_THRESHOLD) and fast recoveries; time standing still, going back, jumping, negative
+// and at both ends of the clock; arbitrary parameters (invalid ones included). Invariants after
 // every event, for both policies:
-//   * window finite; cwnd() within [min_cwnd, max_cwnd]; pacing_rate() within [0, host_rate];
+//   * window finite and within [min_cwnd, max_cwnd] exactly (in the policy's type); cwnd()
+//     within the same bytes; pacing_rate() within [1 bps, host_rate]: never 0, since the window
+//     (>= min_cwnd >= 1 B) is always open;
 //   * an SRC changes the window only by one decrement (one packet, or down to min_cwnd), counted
 //     once, stamped with the SRC's time, and spaced from the previous one by a non-negative time;
 //   * an ACK never lowers the window and raises it by at most two packets (INC + AI), one when
@@ -51,10 +54,12 @@ struct checker {
 
   void bounds() const {
     const auto& p = cc.params();
+    using nt = netcc::number_traits<typename C::value_type>;
     NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.window()));
+    NETCC_FUZZ_CHECK(cc.window() >= nt::from_int(p.min_cwnd.count()));
+    NETCC_FUZZ_CHECK(cc.window() <= nt::from_int(p.max_cwnd.count()));
     NETCC_FUZZ_CHECK(cc.cwnd() >= p.min_cwnd && cc.cwnd() <= p.max_cwnd);
-    NETCC_FUZZ_CHECK(cc.pacing_rate() >= netcc::bit_rate::zero() &&
-                     cc.pacing_rate() <= p.host_rate);
+    NETCC_FUZZ_CHECK(cc.pacing_rate() >= netcc::min_pacing_rate && cc.pacing_rate() <= p.host_rate);
     NETCC_FUZZ_CHECK(cc.rtt() > netcc::duration::zero());
     NETCC_FUZZ_CHECK(cc.pending() >= netcc::bytes::zero());
     NETCC_FUZZ_CHECK(cc.sent_since_idle() >= netcc::bytes::zero());
@@ -134,18 +139,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   q.bounds();
   std::int64_t now = static_cast<std::int64_t>(in.u64() >> 2);
   netcc::sequence seq = in.u64();
-  for (int k = 0; k < 512 && !in.empty(); ++k) {
+  int events = 0;  // timeout runs count every timeout: at most 1024 events per input
+  for (int k = 0; k < 512 && events < 1024 && !in.empty(); ++k, ++events) {
     const std::uint8_t op = in.u8();
-    now += in.u8() == 0 ? static_cast<std::int64_t>(in.u32()) << 8 : in.small_step(20'000);
+    now = in.u8() == 0 ? byte_reader::sat_add(now, static_cast<std::int64_t>(in.u32()) << 8)
+                       : in.time_after(now, 20'000);
     const netcc::timestamp t{now};
     switch (op % 6) {
       case 0:
       case 1: {
         netcc::src_event e{.now = t};
-        e.tx_timestamp =
-            in.boolean()
-                ? static_cast<std::uint32_t>(now - static_cast<std::int64_t>(in.below(60'000)))
-                : in.u32();
+        e.tx_timestamp = in.boolean() ? static_cast<std::uint32_t>(static_cast<std::uint64_t>(now) -
+                                                                   in.below(60'000))  // modulo 2^32
+                                      : in.u32();
         e.queue =
             netcc::bytes{in.boolean() ? static_cast<std::int64_t>(in.below(300'000)) : in.i64()};
         e.link_rate = netcc::bit_rate{
@@ -180,9 +186,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
       }
       default: {
-        const bool timeout = in.boolean();
+        const std::uint8_t b = in.u8();
+        const bool timeout = (b & 1) != 0;
         d.cut(timeout, t);
         q.cut(timeout, t);
+        if (timeout && (b & 0x80) != 0) {  // a run of timeouts, past RETX_RESET_THRESHOLD
+          const int n = 1 + in.u8() % 32;
+          for (int i = 0; i < n; ++i, ++events) {
+            now = in.time_after(now, 1'000'000);
+            d.cut(true, netcc::timestamp{now});
+            q.cut(true, netcc::timestamp{now});
+          }
+        }
         break;
       }
     }

@@ -2,9 +2,11 @@
 // Fuzz harness: the DCQCN reaction point (netcc/control/dcqcn.hpp; DCQCN SIGCOMM'15 §3.1, seed
 // 003 §V Tables I-II), double and q32 side by side, over decoded call sequences: CNP storms,
 // timers called late, early, out of order or at either end of the clock, sends of any size up
-// to 2^63 - 1 bytes, arbitrary parameters (invalid ones included). Invariants after every call:
+// to 2^63 - 1 bytes, arbitrary parameters (invalid ones included); times jump to either end of
+// the clock and across it (byte_reader::time_after). Invariants after every call:
 //   * R_C and R_T within [min_rate, line_rate] of the parameters in force, R_C <= R_T, finite;
-//     alpha in [0, 1];
+//     in Mbps exactly (q32: raw * 10^6 against bps * 2^32; the floor wins when no q32 value
+//     lies between them); pacing_rate() >= 1 bps; alpha in [0, 1];
 //   * a CNP never raises R_C, cuts it by the configured factor (down to min_rate), and leaves
 //     both counters and the byte remainder at zero;
 //   * a timer call from the past changes nothing; a send from the past moves no timer;
@@ -29,7 +31,15 @@ void check(const C& rp) {
   for (const auto r : {rp.rate(), rp.target_rate()}) {
     NETCC_FUZZ_CHECK(r >= p.min_rate && r <= p.line_rate);
   }
+  NETCC_FUZZ_CHECK(rp.pacing_rate() >= netcc::min_pacing_rate);
   NETCC_FUZZ_CHECK(netcc::fuzz::finite(rp.current_mbps()) && netcc::fuzz::finite(rp.target_mbps()));
+  using T = typename C::value_type;
+  const T lo = netcc::ratio_up<T>(p.min_rate.bps(), 1'000'000);
+  const bool squeezed = netcc::ratio_down<T>(p.line_rate.bps(), 1'000'000) < lo;
+  for (const T v : {rp.current_mbps(), rp.target_mbps()}) {  // exactly, in the policy's type
+    NETCC_FUZZ_CHECK(netcc::fuzz::ratio_ge(v, p.min_rate.bps(), 1'000'000));
+    NETCC_FUZZ_CHECK(squeezed ? v == lo : netcc::fuzz::ratio_le(v, p.line_rate.bps(), 1'000'000));
+  }
   NETCC_FUZZ_CHECK(rp.current_mbps() <= rp.target_mbps());
   const double a = netcc::to_double(rp.alpha());
   NETCC_FUZZ_CHECK(a >= 0.0 && a <= 1.0);
@@ -116,17 +126,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 1:  // anywhere, both ends of the clock included
         t = in.i64();
         break;
-      default: {  // a small step (mostly forward), saturating at both ends of the clock
-        const std::int64_t s = in.small_step(100'000);
-        if (s > 0 && t > std::numeric_limits<std::int64_t>::max() - s) {
-          t = std::numeric_limits<std::int64_t>::max();
-        } else if (s < 0 && t < std::numeric_limits<std::int64_t>::min() - s) {
-          t = std::numeric_limits<std::int64_t>::min();
-        } else {
-          t += s;
-        }
+      default:  // a small step (mostly forward), saturating, or a jump to or across the ends
+        t = in.time_after(t, 100'000);
         break;
-      }
     }
     const int kind = (op >> 3) % 3;
     const std::int64_t b =

@@ -3,10 +3,12 @@
 // instantiations (double and q32 windows; alpha exact and scaled in 1/1024) over decoded event
 // streams: cumulative ACKs advancing, duplicated, reordered and wrapping past 2^64; acked counts
 // zero, negative and huge; snd_nxt running ahead or pulled back (go-back-N); echoes in bursts;
-// fast-retransmit losses, timeouts and sends; arbitrary parameters, invalid ones included.
+// fast-retransmit losses, timeouts (alone and in runs of up to 32) and sends; event times
+// anywhere on the clock, its ends included (DCTCP reads none: they must change nothing);
+// arbitrary parameters, invalid ones included.
 // Invariants after every event:
-//   * window finite and within [min_cwnd, max_cwnd] of the parameters in force, ssthresh too;
-//     alpha in [0, 1];
+//   * window finite and within [min_cwnd, max_cwnd] of the parameters in force, exactly in
+//     the policy's number type, ssthresh too; alpha in [0, 1];
 //   * a reduction exactly when a signal (echo, loss, timeout) meets no open window of data: a
 //     window opens at a reduction and closes at the first later ACK beyond the SND.NXT of the
 //     reduction (of the first ACK after a timeout, which cannot close it);
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "fuzz_common.hpp"
 
@@ -31,7 +34,12 @@ using dctcp_scaled = netcc::basic_dctcp<netcc::arith::ieee_double, netcc::dctcp_
 template <class C>
 void check_bounds(const C& cc) {
   const auto& p = cc.params();
+  using nt = netcc::number_traits<std::remove_cvref_t<decltype(cc.window())>>;
   NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.window()));
+  NETCC_FUZZ_CHECK(cc.window() >= nt::from_int(p.min_cwnd.count()));
+  NETCC_FUZZ_CHECK(cc.window() <= nt::from_int(p.max_cwnd.count()));
+  NETCC_FUZZ_CHECK(cc.ssthresh() >= nt::from_int(p.min_cwnd.count()));
+  NETCC_FUZZ_CHECK(cc.ssthresh() <= nt::from_int(p.max_cwnd.count()));
   NETCC_FUZZ_CHECK(cc.cwnd() >= p.min_cwnd && cc.cwnd() <= p.max_cwnd);
   const double t = netcc::to_double(cc.ssthresh());
   NETCC_FUZZ_CHECK(t >= static_cast<double>(p.min_cwnd.count()) &&
@@ -132,17 +140,17 @@ struct harness {
     after(true, false, e.snd_nxt, before);
   }
 
-  void timeout() {
+  void timeout(std::int64_t now) {
     const auto before = d.reductions();
-    each([](auto& c) { c.on_timeout(netcc::timestamp{0}); });
+    each([&](auto& c) { c.on_timeout(netcc::timestamp{now}); });
     after(true, true, 0, before);
   }
 
-  void send(netcc::bytes payload) {
+  void send(netcc::bytes payload, std::int64_t now) {
     const bool pending = d.cwr_pending();
     bool took[4] = {};
     int i = 0;
-    each([&](auto& c) { took[i++] = c.on_send(payload, netcc::timestamp{0}); });
+    each([&](auto& c) { took[i++] = c.on_send(payload, netcc::timestamp{now}); });
     const bool expect = pending && payload > netcc::bytes{0};
     for (const bool t : took) NETCC_FUZZ_CHECK(t == expect);
     NETCC_FUZZ_CHECK(d.cwr_pending() == (pending && !expect));
@@ -173,14 +181,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   harness h{p};
   netcc::sequence una = in.u64();  // anywhere, so sequence numbers wrap
   netcc::sequence nxt = una + in.below(1'000'000);
+  std::int64_t now = 0;
   for (int k = 0; k < 512 && !in.empty(); ++k) {
     const std::uint8_t op = in.u8();
+    if (op & 0x40) now = in.time_after(now, 20'000);  // any time, the clock's ends included
     switch (op % 16) {
-      case 0:
-        h.timeout();
+      case 0: {  // a timeout; with bit 7, a run of up to 32
+        const int runs = (op & 0x80) != 0 ? 1 + in.u8() % 32 : 1;
+        for (int i = 0; i < runs; ++i) h.timeout(now);
         continue;
+      }
       case 1:
-        h.send(netcc::bytes{static_cast<std::int64_t>(in.below(3)) * 1460 - 1});
+        h.send(netcc::bytes{static_cast<std::int64_t>(in.below(3)) * 1460 - 1}, now);
         continue;
       default:
         break;
@@ -212,8 +224,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (netcc::seq_gt(una, nxt)) nxt = una;
     nxt += in.below(100'000);
-    const netcc::ack_event e{
-        .ack_seq = seq, .snd_nxt = nxt, .acked = netcc::bytes{acked}, .ecn_echo = (op & 0x20) != 0};
+    const netcc::ack_event e{.now = netcc::timestamp{now},
+                             .ack_seq = seq,
+                             .snd_nxt = nxt,
+                             .acked = netcc::bytes{acked},
+                             .ecn_echo = (op & 0x20) != 0};
     if (op % 16 == 2) {
       h.loss(e);
     } else {

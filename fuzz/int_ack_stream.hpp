@@ -5,7 +5,10 @@
 // stream holds new ACKs over well-formed or arbitrary hop records (with an RTT sample, and the
 // switch-ACK flag set at random), exact duplicates of the previous ACK, and reordered replays
 // of earlier ACKs; the wire-format copy carries either the same hops squeezed into 8 B/hop or
-// hops decoded from raw input bytes.
+// hops decoded from raw input bytes. Arbitrary ("wild") hops take any timestamp and counter
+// (jumps to 2^63 - 1 on the 64-bit stack), and queue lengths and link rates across their whole
+// int64 type (byte_reader::hop, wide_hop); ACK times reach the ends of the clock
+// (byte_reader::time_after).
 #pragma once
 
 #include <netcc/core/int_wire.hpp>
@@ -42,7 +45,7 @@ void for_each_int_ack(byte_reader& in, Step step) {
         break;
       }
       default: {  // a new ACK, from the receiver or (switch_ack) from a switch on a prefix
-        now += in.small_step(20'000);
+        now = in.time_after(now, 20'000);
         seq += static_cast<std::uint64_t>(in.small_step(50'000));
         ack_event a{.now = timestamp{now},
                     .ack_seq = seq,
@@ -54,7 +57,7 @@ void for_each_int_ack(byte_reader& in, Step step) {
         const bool wild = (op & 0x80) != 0;
         for (std::size_t h = 0; h < hops && h < a.hops.max_hops; ++h) {
           if (wild) {
-            a.hops.push(in.hop());
+            a.hops.push((op & 0x20) != 0 ? in.wide_hop() : in.hop());
           } else {
             ts += static_cast<std::uint64_t>(in.small_step(10'000));
             tx += in.below(400'000);

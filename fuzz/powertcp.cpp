@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Fuzz harness: PowerTCP with INT (netcc/control/powertcp.hpp, NSDI'22 Algorithm 1).
-// Two controllers: double over netcc's 64-bit INT stack fed raw hop records, and q32 over the
-// HPCC wire format fed INT stacks decoded from the input (24-bit timestamps and 20-bit tx
-// counters that wrap). The input also picks duplicate and reordered ACKs (replays of earlier
-// events), zero and negative dt, hop-count and link-rate changes, and arbitrary parameters.
+// Three controllers: double and q32 over netcc's 64-bit INT stack fed raw hop records
+// (timestamps and counters anywhere, jumps to 2^63 - 1, queues and rates over their whole
+// type), and q32 over the HPCC wire format fed INT stacks decoded from the input (24-bit
+// timestamps and 20-bit tx counters that wrap). The input also picks duplicate and reordered
+// ACKs (replays of earlier events), zero and negative dt, hop-count and link-rate changes, ACK
+// times at the ends of the clock, and arbitrary parameters (tau up to 2^63 - 1 ns).
 // Invariants after every event:
-//   * window finite; cwnd() within [min_cwnd, max_cwnd] and pacing_rate() within
-//     [min_rate, max_rate] of the parameters in force;
+//   * window finite and within [min_cwnd, max_cwnd] exactly (in the policy's type); cwnd()
+//     within the same bytes; pacing_rate() within [max(min_rate, 1 bps), max_rate] of the
+//     parameters in force, never 0;
 //   * bounded increase: the window never exceeds max(its previous value,
 //     gamma * (HostBw*tau + beta) + (1 - gamma) * previous) (the Property 1 cap);
 //   * an exact duplicate of the previous ACK changes neither the power nor the window.
@@ -39,12 +42,7 @@ struct checker {
     cc.on_ack(e);
     const auto p = cc.params();  // sanitised: what the controller enforces
     const double now_w = w();
-    NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.window()));
-    NETCC_FUZZ_CHECK(cc.cwnd() >= p.min_cwnd && cc.cwnd() <= p.max_cwnd);
-    const netcc::bit_rate max_rate = p.max_rate > netcc::bit_rate::zero()
-                                         ? (p.max_rate < p.min_rate ? p.min_rate : p.max_rate)
-                                         : (p.host_rate < p.min_rate ? p.min_rate : p.host_rate);
-    NETCC_FUZZ_CHECK(cc.pacing_rate() >= p.min_rate && cc.pacing_rate() <= max_rate);
+    netcc::fuzz::check_powertcp_bounds(cc, p);
     // Bounded increase (Property 1 cap on cwnd_old / power).
     const double cap = static_cast<double>(p.max_cwnd.count());
     double bdp = static_cast<double>((p.host_rate * cc.tau()).count());
@@ -69,12 +67,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const netcc::powertcp_params params =
       netcc::fuzz::read_powertcp_params<netcc::powertcp_params>(in);
   checker<netcc::powertcp> raw{params};
+  checker<netcc::basic_powertcp<netcc::arith::q32>> raw_q{params};
   checker<netcc::basic_powertcp<netcc::arith::q32, netcc::int_power<wire::stack>>> wired{params};
 
   netcc::fuzz::for_each_int_ack(
       in,
       [&](const netcc::ack_event& a, const netcc::basic_ack_event<wire::stack>& b, bool duplicate) {
         raw.step(a, duplicate);
+        raw_q.step(a, duplicate);
         wired.step(b, duplicate);
       });
   return 0;

@@ -3,12 +3,16 @@
 // and q32 over decoded event streams: ACKs with RTT samples (netcc::ack_event, with or without
 // INT hop records) and with endpoint delays and hop counts (netcc::swift_ack_event); RTTs zero,
 // negative, tiny, around the targets, huge; times advancing, equal, stepping back, jumping to the
-// ends of the clock; acked counts zero, negative and absurd; retransmission timeouts and fast
-// recoveries; arbitrary parameters, invalid ones included.
+// ends of the clock; acked counts zero, negative and absurd; retransmission timeouts (alone and
+// in runs of up to 32, past RETX_RESET_THRESHOLD) and fast recoveries; arbitrary parameters,
+// invalid ones included.
 // Invariants after every event, for both policies:
 //   * every window finite and within [min_cwnd, max_cwnd] of the parameters in force (which
-//     validate); cwnd() >= 1 B; pacing exactly when the window is below one packet, with the
-//     inter-packet delay RTT / cwnd (§3.4) within rounding for the double controller;
+//     validate), exactly: q32's raw value is compared with the bounds scaled by 2^32, no
+//     tolerance (when no q32 value lies in [min_cwnd, max_cwnd] the floor wins: the window is
+//     min_cwnd rounded up); cwnd() >= 1 B; pacing exactly when the window is below one packet,
+//     with the inter-packet delay RTT / cwnd (§3.4) within rounding for the double controller,
+//     and a pacing rate of at least 1 bps (never 0: the window is always open);
 //   * an ACK below its target never lowers a window, one above it never raises one;
 //   * each window decreases (the reset after RETX_RESET_THRESHOLD timeouts aside) only when the
 //     time since its previous decrease is at least the RTT compared with (Algorithm 1's
@@ -21,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "fuzz_common.hpp"
 
@@ -30,18 +35,37 @@ using netcc::fuzz::byte_reader;
 using swift_q32 = netcc::basic_swift<netcc::arith::q32>;
 using netcc::detail::i128;
 
+// True when the policy holds no value in [lo, hi] (q32: the two bounds between two
+// consecutive values), so the floor wins over the ceiling.
+template <class T>
+bool no_value_between(double lo, double hi) {
+  if constexpr (std::is_same_v<T, double>) {
+    return lo > hi;
+  } else {
+    return std::floor(std::ldexp(hi, T::fraction_bits)) <
+           std::ceil(std::ldexp(lo, T::fraction_bits));
+  }
+}
+
 template <class C>
 void check_bounds(const C& cc) {
+  using T = typename C::value_type;
   const auto& p = cc.params();
+  const bool squeezed = no_value_between<T>(p.min_cwnd, p.max_cwnd);
   for (const auto w : {cc.window(), cc.fabric_window(), cc.endpoint_window()}) {
     NETCC_FUZZ_CHECK(netcc::fuzz::finite(w));
-    const double x = netcc::to_double(w);
-    NETCC_FUZZ_CHECK(x >= p.min_cwnd - 0x1p-32 && x <= p.max_cwnd + 0x1p-32);
+    NETCC_FUZZ_CHECK(netcc::fuzz::exact_ge(w, p.min_cwnd));  // the floor, exactly
+    if (squeezed) {
+      NETCC_FUZZ_CHECK(w == netcc::num_up<T>(p.min_cwnd));
+    } else {
+      NETCC_FUZZ_CHECK(netcc::fuzz::exact_le(w, p.max_cwnd));
+    }
   }
   NETCC_FUZZ_CHECK(cc.cwnd() >= netcc::bytes{1});
-  const bool below = cc.window() < netcc::num<typename C::value_type>(1);
+  const bool below = cc.window() < netcc::num<T>(1);
   NETCC_FUZZ_CHECK((cc.pacing_delay() > netcc::duration::zero()) == below);
   NETCC_FUZZ_CHECK((cc.pacing_rate() == netcc::bit_rate::max()) == !below);
+  NETCC_FUZZ_CHECK(cc.pacing_rate() >= netcc::min_pacing_rate);
 }
 
 struct clock_model {
@@ -175,6 +199,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     p.max_mdf = (1 + static_cast<double>(in.u8())) / 256.0;
     p.retx_reset_threshold = 1 + in.u8() % 8;
     p.min_cwnd = std::ldexp(1.0, -static_cast<int>(in.u8() % 20));
+    if (mode & 4) p.min_cwnd = 1e-3 * (1 + in.u8() % 100);  // 0.001 (§3.4): not a q32 value
     p.max_cwnd = p.min_cwnd * (1 + static_cast<double>(in.u32() % 1'000'000));
     p.init_cwnd = p.min_cwnd + (p.max_cwnd - p.min_cwnd) * static_cast<double>(in.u8()) / 255.0;
     p.base_target = netcc::duration{1 + static_cast<std::int64_t>(in.u32() % 1'000'000)};
@@ -240,10 +265,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const double n = num_acked(acked, q);
     const std::int64_t now = t;
     switch (op % 8) {
-      case 0: {  // retransmission timeout
-        const std::int64_t last = h.d.rtt().count();
-        h.step([&](auto& c) { c.on_timeout(netcc::timestamp{now}); }, now, last, false, 0, 0,
-               nullptr, 0, true);
+      case 0: {  // retransmission timeout; with bit 3, a run of up to 32 of them
+        const int runs = (op & 0x08) != 0 ? 1 + in.u8() % 32 : 1;
+        for (int i = 0; i < runs; ++i) {
+          const std::int64_t at = i == 0 ? now : (t = in.time_after(t, 200'000));
+          const std::int64_t last = h.d.rtt().count();
+          h.step([&](auto& c) { c.on_timeout(netcc::timestamp{at}); }, at, last, false, 0, 0,
+                 nullptr, 0, true);
+        }
         break;
       }
       case 1: {  // fast recovery

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Fuzz harness: theta-PowerTCP (netcc/control/powertcp.hpp, NSDI'22 §3.5, Algorithm 2), double
-// and q32, over decoded RTT/completion sequences: RTTs zero, negative, huge, decreasing;
-// timestamps equal, decreasing, jumping; cumulative ACKs duplicated and reordered; arbitrary
-// parameters. Invariants after every event:
-//   * window finite; cwnd() within [min_cwnd, max_cwnd], pacing_rate() within
-//     [min_rate, max_rate] of the parameters in force;
+// and q32, over decoded RTT/completion sequences: RTTs zero, negative, huge (INT64_MAX),
+// decreasing; timestamps equal, decreasing, jumping, negative, at both ends of the clock
+// (timestamp{INT64_MIN}, INT64_MAX) and across the whole range; cumulative ACKs duplicated and
+// reordered; arbitrary parameters (tau up to 2^63 - 1 ns). Invariants after every event:
+//   * window finite and within [min_cwnd, max_cwnd] exactly (in the policy's type); cwnd()
+//     within the same bytes; pacing_rate() within [max(min_rate, 1 bps), max_rate] of the
+//     parameters in force, never 0;
 //   * bounded increase: the window never exceeds max(previous,
 //     gamma * (HostBw*tau + beta) + (1 - gamma) * previous);
 //   * once per RTT: the window only changes on an ACK at or past the snd_nxt recorded at the
@@ -35,12 +37,7 @@ struct checker {
     cc.on_ack(e);
     const auto p = cc.params();
     const double w = netcc::to_double(cc.window());
-    NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.window()));
-    NETCC_FUZZ_CHECK(cc.cwnd() >= p.min_cwnd && cc.cwnd() <= p.max_cwnd);
-    const netcc::bit_rate max_rate = p.max_rate > netcc::bit_rate::zero()
-                                         ? (p.max_rate < p.min_rate ? p.min_rate : p.max_rate)
-                                         : (p.host_rate < p.min_rate ? p.min_rate : p.host_rate);
-    NETCC_FUZZ_CHECK(cc.pacing_rate() >= p.min_rate && cc.pacing_rate() <= max_rate);
+    netcc::fuzz::check_powertcp_bounds(cc, p);
     const double cap = static_cast<double>(p.max_cwnd.count());
     double bdp = static_cast<double>((p.host_rate * cc.tau()).count());
     if (bdp > cap) bdp = cap;
@@ -81,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       f.step(last, true);
       continue;
     }
-    now += in.small_step(20'000);
+    now = in.time_after(now, 20'000);
     std::int64_t rtt;
     switch (in.u8() % 6) {
       case 0:
@@ -91,10 +88,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         rtt = -static_cast<std::int64_t>(in.below(100'000));
         break;
       case 2:
-        rtt = in.i64();
-        break;  // anything, huge included
+        rtt = (in.u8() & 1) != 0 ? in.edge_i64() : in.i64();
+        break;  // anything, huge and the int64 ends included
       case 3:
-        rtt = last.rtt.count() - static_cast<std::int64_t>(in.below(5'000));
+        rtt = byte_reader::sat_add(last.rtt.count(), -static_cast<std::int64_t>(in.below(5'000)));
         break;
       default:
         rtt = static_cast<std::int64_t>(in.below(200'000)) + 1;

@@ -4,9 +4,12 @@
 // negative, an hour, 2^63 - 1), rising, falling and equal runs, completions at equal, earlier
 // and far-apart times, ACKs of any size through the §3.1 serialisation subtraction, sends of
 // any size for the §5 meter, stack-measured send rates, arbitrary parameters (invalid ones
-// included). Invariants after every call:
+// included). Completion and send times reach both ends of the clock and jump across it.
+// Invariants after every call:
 //   * rate() within [min_rate, line_rate] of the parameters in force, the rate and gradient
-//     finite, the parameters in force valid;
+//     finite, the parameters in force valid; the rate in Mbps within [min_rate, line_rate]
+//     exactly (q32: raw * 10^6 against bps * 2^32; the floor wins when no q32 value lies
+//     between them); pacing_rate() = rate() >= 1 bps;
 //   * a call that is no completion (no RTT, no newly acknowledged bytes, a send) moves neither
 //     the rate, prev_rtt nor the HAI counter;
 //   * a completion sets prev_rtt to its §3.1 RTT; above T_high it runs lines 8-10 and never
@@ -82,7 +85,17 @@ void check_bounds(const C& cc) {
   NETCC_FUZZ_CHECK(netcc::validate(p).ok());
   NETCC_FUZZ_CHECK(cc.rate() >= p.min_rate && cc.rate() <= p.line_rate);
   NETCC_FUZZ_CHECK(cc.pacing_rate() == cc.rate());
+  NETCC_FUZZ_CHECK(cc.pacing_rate() >= netcc::min_pacing_rate);
   NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.rate_mbps()) && netcc::fuzz::finite(cc.gradient()));
+  // Exactly, in the policy's own number type.
+  using T = typename C::value_type;
+  NETCC_FUZZ_CHECK(netcc::fuzz::ratio_ge(cc.rate_mbps(), p.min_rate.bps(), 1'000'000));
+  if (netcc::ratio_down<T>(p.line_rate.bps(), 1'000'000) <
+      netcc::ratio_up<T>(p.min_rate.bps(), 1'000'000)) {
+    NETCC_FUZZ_CHECK(cc.rate_mbps() == netcc::ratio_up<T>(p.min_rate.bps(), 1'000'000));
+  } else {
+    NETCC_FUZZ_CHECK(netcc::fuzz::ratio_le(cc.rate_mbps(), p.line_rate.bps(), 1'000'000));
+  }
   // In Mbps, within the rounding of bps / 10^6 (relative 2^-52 in double, 2^-33 Mbps in q32).
   const double mb = netcc::to_double(cc.rate_mbps());
   const double lo = static_cast<double>(p.min_rate.bps()) / 1e6;
@@ -180,19 +193,13 @@ std::int64_t next_rtt(byte_reader& in, std::int64_t rtt) {
 }
 
 std::int64_t next_time(byte_reader& in, std::int64_t t) {
-  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
-  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
   switch (in.u8() % 6) {
     case 0:
       return in.i64();
     case 1:
       return t;  // equal timestamps
-    default: {
-      const std::int64_t s = in.small_step(40'000);
-      if (s > 0 && t > hi - s) return hi;
-      if (s < 0 && t < lo - s) return lo;
-      return t + s;
-    }
+    default:     // small steps, and (byte_reader::time_after) the ends of the clock
+      return in.time_after(t, 40'000);
   }
 }
 

@@ -4,9 +4,11 @@
 // duplicated, reordered and wrapping past 2^64; snd_nxt running ahead or pulled back (go-back-N);
 // RTT samples of zero, negative, one nanosecond, around a base, an hour, 2^63 - 1 ns, and runs of
 // decreasing or repeated ones; acked counts zero, negative and huge; losses (first and repeated
-// retransmissions) and timeouts; arbitrary parameters, invalid ones included.
+// retransmissions) and timeouts (alone and in runs of up to 32); event times anywhere on the
+// clock, its ends included (Vegas reads none); arbitrary parameters, invalid ones included.
 // Invariants after every event:
-//   * window finite and within [min_cwnd, max_cwnd] of the parameters in force, ssthresh too;
+//   * window finite and within [min_cwnd, max_cwnd] of the parameters in force, exactly in the
+//     policy's number type, ssthresh too;
 //   * rounds: the window changes on an ACK only when that ACK ends a round, as an independent
 //     model of the snd_nxt marker says (it begins at the first ACK, after a timeout, or at a
 //     loss decrease, at the snd_nxt then, and ends at the first ACK reaching it), and the round
@@ -24,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "fuzz_common.hpp"
 
@@ -37,7 +40,12 @@ using q32 = netcc::vegas_fixed::value_type;
 template <class C>
 void check_bounds(const C& cc) {
   const auto& p = cc.params();
+  using nt = netcc::number_traits<std::remove_cvref_t<decltype(cc.window())>>;
   NETCC_FUZZ_CHECK(netcc::fuzz::finite(cc.window()));
+  NETCC_FUZZ_CHECK(cc.window() >= nt::from_int(p.min_cwnd.count()));
+  NETCC_FUZZ_CHECK(cc.window() <= nt::from_int(p.max_cwnd.count()));
+  NETCC_FUZZ_CHECK(cc.ssthresh() >= nt::from_int(p.min_cwnd.count()));
+  NETCC_FUZZ_CHECK(cc.ssthresh() <= nt::from_int(p.max_cwnd.count()));
   NETCC_FUZZ_CHECK(cc.cwnd() >= p.min_cwnd && cc.cwnd() <= p.max_cwnd);
   const double t = netcc::to_double(cc.ssthresh());
   NETCC_FUZZ_CHECK(t >= static_cast<double>(p.min_cwnd.count()) &&
@@ -177,10 +185,10 @@ struct harness {
     check_both();
   }
 
-  void timeout() {
+  void timeout(std::int64_t now) {
     const auto before = d.reductions();
-    d.on_timeout(netcc::timestamp{0});
-    q.on_timeout(netcc::timestamp{0});
+    d.on_timeout(netcc::timestamp{now});
+    q.on_timeout(netcc::timestamp{now});
     NETCC_FUZZ_CHECK(d.reductions() == static_cast<std::uint16_t>(before + 1));
     NETCC_FUZZ_CHECK(d.window() == lo && d.in_slow_start());
     decreased = rearm = true;
@@ -256,10 +264,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::int64_t last = base;
   sequence una = in.u64();  // anywhere, so sequence numbers wrap
   sequence nxt = una + in.below(1'000'000);
+  std::int64_t now = 0;
   for (int k = 0; k < 512 && !in.empty(); ++k) {
     const std::uint8_t op = in.u8();
-    if (op % 16 == 0) {
-      h.timeout();
+    if (op & 0x40) now = in.time_after(now, 20'000);  // any time, the clock's ends included
+    if (op % 16 == 0) {                               // a timeout; with bit 7, a run of up to 32
+      const int runs = (op & 0x80) != 0 ? 1 + in.u8() % 32 : 1;
+      for (int i = 0; i < runs; ++i) h.timeout(now);
       continue;
     }
     std::int64_t acked = 0;
@@ -289,7 +300,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (netcc::seq_gt(una, nxt)) nxt = una;
     nxt += in.below(100'000);
-    const netcc::ack_event e{.now = netcc::timestamp{0},  // time is never read: always the same
+    const netcc::ack_event e{.now = netcc::timestamp{now},  // time is never read
                              .ack_seq = seq,
                              .snd_nxt = nxt,
                              .acked = netcc::bytes{acked},
