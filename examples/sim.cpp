@@ -23,12 +23,12 @@
 #include <netcc/testbench/scenario.hpp>
 #include <netcc/version.hpp>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -40,9 +40,16 @@
 #include <utility>
 #include <vector>
 
+#include "sim_plot.hpp"
+
 namespace tb = netcc::testbench;
 
 namespace {
+
+using netcc_sim::draw;
+using netcc_sim::on_path;
+using netcc_sim::plot_line;
+using netcc_sim::plot_series;
 
 // One line on stderr and exit status 2. Messages quote untrusted text with tb::printable
 // where they build it; any control byte left is escaped here too.
@@ -71,110 +78,73 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-// Whether `name` is an executable on PATH (what a shell's `command -v` answers).
-bool on_path(const char* name) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return false;
-  for (const auto& dir : split(path, ':')) {
-    const std::string f = (dir.empty() ? std::string(".") : dir) + "/" + name;
-    if (::access(f.c_str(), X_OK) == 0) return true;
-  }
-  return false;
-}
-
-// Run `gnuplot` with no shell: a child process changes into `dir`, takes `script` on its
-// standard input and execs gnuplot found on PATH. True when gnuplot exited with status 0.
-bool run_gnuplot(const std::filesystem::path& dir, const std::string& script) {
-  int fds[2];
-  if (::pipe(fds) != 0) return false;
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return false;
-  }
-  if (pid == 0) {  // child: only async-signal-safe calls until exec
-    ::dup2(fds[0], STDIN_FILENO);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    const int devnull = ::open("/dev/null", O_WRONLY);
-    if (devnull >= 0) {
-      ::dup2(devnull, STDOUT_FILENO);
-      ::dup2(devnull, STDERR_FILENO);
-    }
-    if (::chdir(dir.c_str()) != 0) ::_exit(126);
-    char prog[] = "gnuplot";
-    char* const argv[] = {prog, nullptr};
-    ::execvp(prog, argv);
-    ::_exit(127);
-  }
-  ::close(fds[0]);
-  // A gnuplot that exits early must not kill the runner with SIGPIPE.
-  struct sigaction ignore {
-  }, old{};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGPIPE, &ignore, &old);
-  std::size_t done = 0;
-  while (done < script.size()) {
-    const ssize_t n = ::write(fds[1], script.data() + done, script.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  ::close(fds[1]);
-  ::sigaction(SIGPIPE, &old, nullptr);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return done == script.size() && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-// One PNG plot of column `column` of every controller's CSV: gnuplot draws into a temporary
-// file, renamed into place when gnuplot succeeds. All names in the script are relative to
-// `out` and made of [A-Za-z0-9._-] (checked scenario and controller names), so nothing in them
-// needs quoting in gnuplot's single-quoted strings.
-std::string plot(const std::filesystem::path& out, const std::string& scen,
-                 const std::vector<std::string>& ccs, int column, const std::string& what,
-                 const std::string& ylabel) {
-  const std::string png = scen + "_" + what + ".png";
-  const std::string tmp = png + ".partial";
-  std::string script = "set terminal pngcairo size 1000,500\nset output '" + tmp +
-                       "'\nset datafile separator ','\nset key outside\n"
-                       "set xlabel 'time (us)'\nset ylabel '" +
-                       ylabel + "'\nplot ";
-  for (std::size_t i = 0; i < ccs.size(); ++i) {
-    if (i) script += ", ";
-    script += '\'';
-    script += scen + "_" + ccs[i] + ".csv";
-    script += "' using 1:";
-    script += std::to_string(column);
-    script += " with lines title '";
-    script += ccs[i];
-    script += '\'';
-  }
-  script += "\nset output\n";
+// Where the shipped CDFs are: beside an installed netcc-sim (<prefix>/bin/../share/netcc/cdf),
+// else in the source tree it was built from.
+std::string default_data_dir() {
   std::error_code ec;
-  if (!run_gnuplot(out, script)) {
-    std::filesystem::remove(out / tmp, ec);
-    return "plot skipped: gnuplot failed on " + tb::printable((out / png).string());
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path() / NETCC_INSTALL_DATA_REL / "cdf";
+    if (std::filesystem::is_regular_file(installed / "websearch.cdf", ec))
+      return installed.lexically_normal().string();
   }
-  std::filesystem::rename(out / tmp, out / png, ec);
-  if (ec) {
-    std::filesystem::remove(out / tmp, ec);
-    return "plot skipped: cannot rename into " + tb::printable((out / png).string());
-  }
-  return "plot: " + tb::printable((out / png).string());
+  return NETCC_DATA_DIR "/cdf";
+}
+
+// Averaging window of the rate plots when --avg-us is not given: at least one sample interval
+// and about 1/400 of the run, rounded up to 1, 2 or 5 times a power of ten microseconds.
+double auto_window_us(const tb::scenario& s) {
+  const double want = std::max(static_cast<double>(s.sample_ns) / 1000.0, s.duration_us / 400.0);
+  double p = std::pow(10.0, std::floor(std::log10(want)));
+  for (const double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= want * (1 - 1e-9)) return m * p;
+  return 10 * p;
+}
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// The scenario's main parameters, for plot titles.
+std::string scenario_title(const tb::scenario& s) {
+  std::string t = s.name + ": " + s.topology;
+  if (s.topology == "leafspine")
+    t += " " + std::to_string(s.leaves) + "x" + std::to_string(s.hosts_per_leaf) + " hosts, " +
+         std::to_string(s.spines) + " spines";
+  else
+    t += ", " + std::to_string(s.senders) + " senders";
+  t += ", " + num(s.host_gbps) + "/" + num(s.bottleneck_gbps) + " Gbps, " +
+       num(static_cast<double>(s.link_delay_ns) / 1000.0) + " us links";
+  if (s.long_flows > 0) t += "; " + std::to_string(s.long_flows) + " long";
+  if (s.incast_flows > 0)
+    t += "; incast " + std::to_string(s.incast_flows) + " x " +
+         num(static_cast<double>(s.incast_size_bytes) / 1000.0) + " kB at " + num(s.incast_at_us) +
+         " us";
+  if (s.burst_flows > 0) t += "; " + std::to_string(s.burst_flows) + " on/off";
+  if (s.cdf != "none") t += "; " + s.cdf + " at " + num(100 * s.cdf_load) + "% load";
+  return t;
 }
 
 int usage() {
   std::printf(
       "usage: netcc-sim [SCENARIO | FILE.scn] [--cc NAME[,NAME...]|all] [--set KEY=VALUE]...\n"
-      "                 [--out DIR] [--seed N] [--duration US] [--data DIR] [--quiet] "
-      "[--dry-run]\n"
-      "       netcc-sim list | keys\n"
-      "A --set overrides the scenario's (or the file's) value of its key; each key, option and\n"
-      "controller may be given once. --dry-run checks everything and prints the resource\n"
-      "estimate without running or writing anything.\n");
+      "                 [--out DIR] [--seed N] [--duration US] [--data DIR] [--quiet]\n"
+      "                 [--dry-run] [--log-queue] [--avg-us US]\n"
+      "       netcc-sim list | keys | show SCENARIO\n"
+      "\n"
+      "SCENARIO is a built-in (netcc-sim list) or a file of 'key = value' lines (netcc-sim keys;\n"
+      "examples/scenarios/ has one per built-in). A --set overrides the scenario's value of its\n"
+      "key; each key, option and controller may be given once.\n"
+      "  --cc        controllers to run, comma-separated, or all (the default)\n"
+      "  --out       output directory (default netcc-out): <name>_<cc>.csv, <name>_*.png\n"
+      "  --seed, --duration   the keys seed and duration_us\n"
+      "  --data      directory of websearch.cdf and hadoop.cdf (default: the installed data)\n"
+      "  --quiet     no progress line on a terminal\n"
+      "  --dry-run   check everything, print the resource estimate, run and write nothing\n"
+      "  --log-queue plot the queue on a log scale\n"
+      "  --avg-us    rate plots average over windows of this many us (default: ~1/400 run)\n");
   return 0;
 }
 
@@ -197,8 +167,26 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
   if (!args.empty() && args[0] == "keys") {
     if (args.size() > 1)
       return fail("keys takes no argument (got '" + tb::printable(args[1]) + "')");
-    for (const auto& [k, d] : tb::scenario_keys())
-      std::printf("  %-20s %s\n", k.c_str(), d.c_str());
+    const tb::scenario defaults{};
+    std::printf("%-20s %-5s %-18s %-10s %s\n", "key", "unit", "range", "default", "meaning");
+    for (const auto& k : tb::scenario_key_table()) {
+      std::string range = "text";
+      if (k.numeric()) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g..%g%s", k.lo, k.hi, k.integral() ? "" : " (real)");
+        range = buf;
+      }
+      const std::string unit = k.unit.empty() ? "-" : std::string(k.unit);
+      std::printf("%-20s %-5s %-18s %-10s %s\n", std::string(k.name).c_str(), unit.c_str(),
+                  range.c_str(), k.value_in(defaults).c_str(), std::string(k.meaning).c_str());
+    }
+    return 0;
+  }
+  if (!args.empty() && args[0] == "show") {
+    if (args.size() != 2 || !scenarios.count(args[1]))
+      return fail("show needs one built-in scenario (netcc-sim list shows them)");
+    const auto& [what, sc] = scenarios.at(args[1]);
+    std::printf("# SPDX-License-Identifier: MIT\n%s", tb::format_scenario(sc, what).c_str());
     return 0;
   }
   for (const auto& a : args)
@@ -207,7 +195,8 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
   tb::scenario s = scenarios.at("incast").second;
   std::filesystem::path out = "netcc-out";
   std::vector<std::string> chosen;
-  bool quiet = false, dry_run = false;
+  bool quiet = false, dry_run = false, log_queue = false;
+  double avg_us = 0;
   std::string data_dir, scenario_arg;
   std::set<std::string> options_seen;
   std::vector<std::pair<std::string, std::string>> sets;
@@ -225,9 +214,10 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
       dst = args[++i];
       return true;
     };
-    const bool takes_value =
-        a == "--cc" || a == "--out" || a == "--seed" || a == "--duration" || a == "--data";
-    if ((takes_value || a == "--quiet" || a == "--dry-run") && !options_seen.insert(a).second)
+    const bool takes_value = a == "--cc" || a == "--out" || a == "--seed" || a == "--duration" ||
+                             a == "--data" || a == "--avg-us";
+    if ((takes_value || a == "--quiet" || a == "--dry-run" || a == "--log-queue") &&
+        !options_seen.insert(a).second)
       return fail("option " + a + " given twice");
     std::string v;
     if (a == "--cc") {
@@ -263,6 +253,14 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
       quiet = true;
     } else if (a == "--dry-run") {
       dry_run = true;
+    } else if (a == "--log-queue") {
+      log_queue = true;
+    } else if (a == "--avg-us") {
+      if (!value(v)) return fail("--avg-us needs microseconds");
+      const auto r = std::from_chars(v.data(), v.data() + v.size(), avg_us);
+      if (v.empty() || r.ec != std::errc{} || r.ptr != v.data() + v.size() || !(avg_us > 0) ||
+          !(avg_us <= 1e7))
+        return fail("--avg-us " + tb::printable(v) + ": must be a number in (0, 1e7] us");
     } else if (!a.empty() && a[0] == '-') {
       return fail("unknown option '" + tb::printable(a) + "' (try --help)");
     } else if (!scenario_arg.empty()) {
@@ -280,7 +278,7 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
                   "' (netcc-sim list shows them; a file must exist)");
     }
   }
-  if (!data_dir.empty()) s.data_dir = data_dir;
+  s.data_dir = data_dir.empty() ? default_data_dir() : data_dir;
   for (const auto& [k, v] : sets) {
     if (auto err = tb::set_key(s, k, v); !err.empty()) return fail(err);
   }
@@ -303,14 +301,16 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
     std::printf(
         "scenario %s: %llu nodes, %llu links, %llu flows at most, %llu samples x %llu columns, "
         "%llu scheduled writes, %llu packets on the links at most\n"
-        "memory per run: about %.1f MiB (limit %.0f MiB); %zu controller run(s)\n",
+        "memory per run: about %.1f MiB (limit %.0f MiB); %zu controller run(s)\n"
+        "data: %s\n",
         s.name.c_str(), static_cast<unsigned long long>(e.nodes),
         static_cast<unsigned long long>(e.links), static_cast<unsigned long long>(e.flows),
         static_cast<unsigned long long>(e.samples), static_cast<unsigned long long>(e.columns),
         static_cast<unsigned long long>(e.writes),
         static_cast<unsigned long long>(e.packets_on_links),
         static_cast<double>(e.total_bytes()) / (1 << 20),
-        static_cast<double>(tb::memory_limit(s)) / (1 << 20), run.size());
+        static_cast<double>(tb::memory_limit(s)) / (1 << 20), run.size(),
+        tb::printable(s.data_dir).c_str());
     return 0;
   }
 
@@ -329,8 +329,10 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
   std::printf("%-15s %10s %10s %8s %9s %5s %6s %8s %8s %8s %5s %5s %6s %6s %6s %6s\n", "controller",
               "peak_q_B", "p99_q_B", "drain_us", "tail_Gbps", "util", "jain", "slow_avg",
               "slow_p99", "slow_max", "drops", "rto", "marks", "cnps", "srcs", "pauses");
-  std::vector<std::string> names;
+  std::vector<plot_series> plots;
   std::vector<tb::run_summary> with_srcs;  // controllers whose switches sent Bolt SRCs
+  std::vector<std::string> weak;           // controllers below 80% of the bottleneck
+  bool na_drain = false, na_jain = false, na_slow = false;
   for (const auto& c : run) {
     if (progress) std::fprintf(stderr, "running %s...\r", c.name.c_str());
     tb::series ts;
@@ -338,15 +340,43 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
     const auto csv = out / (s.name + "_" + c.name + ".csv");
     if (auto err = tb::write_csv(ts, csv.string()); !err.empty())
       return fail("cannot write " + err);
-    names.push_back(c.name);
+    plots.push_back(netcc_sim::take_plot_series(c.name, ts));
+    // Values a run leaves undefined print as n/a (legend below the table).
+    const auto cell = [](bool defined, double v, int width, int prec) {
+      char buf[32];
+      if (defined)
+        std::snprintf(buf, sizeof buf, "%*.*f", width, prec, v);
+      else
+        std::snprintf(buf, sizeof buf, "%*s", width, "n/a");
+      return std::string(buf);
+    };
+    const bool drained = r.drain_us >= 0, fair = r.jain_flows >= 2, done = r.completed > 0;
+    na_drain = na_drain || !drained;
+    na_jain = na_jain || !fair;
+    na_slow = na_slow || !done;
+    if (r.utilisation < 0.8) weak.push_back(r.cc);
     const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
     std::printf(
-        "%-15s %10.0f %10.0f %8.1f %9.2f %5.3f %6.4f %8.2f %8.2f %8.2f %5llu %5llu %6llu %6llu "
-        "%6llu %6llu\n",
-        r.cc.c_str(), r.peak_queue, r.p99_queue, r.drain_us, r.tail_goodput_gbps, r.utilisation,
-        r.jain, r.mean_slowdown, r.p99_slowdown, r.max_slowdown, u(r.drops), u(r.timeouts),
-        u(r.ecn_marks), u(r.cnps), u(r.srcs), u(r.pauses));
+        "%-15s %10.0f %10.0f %s %9.2f %5.3f %s %s %s %s %5llu %5llu %6llu %6llu %6llu %6llu\n",
+        r.cc.c_str(), r.peak_queue, r.p99_queue, cell(drained, r.drain_us, 8, 1).c_str(),
+        r.tail_goodput_gbps, r.utilisation, cell(fair, r.jain, 6, 4).c_str(),
+        cell(done, r.mean_slowdown, 8, 2).c_str(), cell(done, r.p99_slowdown, 8, 2).c_str(),
+        cell(done, r.max_slowdown, 8, 2).c_str(), u(r.drops), u(r.timeouts), u(r.ecn_marks),
+        u(r.cnps), u(r.srcs), u(r.pauses));
     if (r.srcs > 0) with_srcs.push_back(r);
+  }
+  if (na_drain)
+    std::printf("n/a drain_us: the queue never fell back under 10%% of its peak after the event\n");
+  if (na_jain)
+    std::printf("n/a jain: fewer than two long flows carried traffic in the run's last quarter\n");
+  if (na_slow) std::printf("n/a slow_*: no finite flow completed within the run\n");
+  if (!weak.empty()) {
+    std::string list;
+    for (const auto& w : weak) list += (list.empty() ? "" : ", ") + w;
+    std::printf(
+        "note: %s used under 80%% of the bottleneck here; docs/reproductions.md holds each "
+        "controller to its paper's scenarios and explains where and why it does badly\n",
+        list.c_str());
   }
   // Bolt NSDI'23 §5.2.1: the bandwidth SRC packets take, also as a share of the bottleneck.
   for (const auto& r : with_srcs)
@@ -357,15 +387,48 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
                     : 0.0);
   if (progress) std::fprintf(stderr, "%40s\r", "");
   std::printf("csv: %s/%s_<controller>.csv\n", tb::printable(out.string()).c_str(), s.name.c_str());
-  if (on_path("gnuplot")) {
-    std::printf("%s\n", plot(out, s.name, names, 2, "queue", "bottleneck queue (bytes)").c_str());
-    std::printf("%s\n",
-                plot(out, s.name, names, 3, "throughput", "bottleneck throughput (Gbps)").c_str());
-    if (s.long_flows > 0)
-      std::printf("%s\n",
-                  plot(out, s.name, names, 6, "goodput", "long flow 0 goodput (Gbps)").c_str());
-  } else {
+  if (!on_path("gnuplot")) {
     std::printf("plots skipped: gnuplot is not installed\n");
+    return 0;
+  }
+  // Rates are averaged over windows of avg_us; queues keep the maximum of each window of up to
+  // 1/4000 of the run (a peak is never averaged away).
+  const double window = avg_us > 0 ? avg_us : auto_window_us(s);
+  const std::size_t k = netcc_sim::samples_per_point(plots.front(), window);
+  const std::size_t kq = std::max<std::size_t>(1, plots.front().t_us.size() / 4000);
+  const std::string title = scenario_title(s);
+  const std::string mean = ", mean over each " + num(window) + " us)";
+  std::vector<plot_line> q, thr, g0;
+  for (const auto& p : plots) {
+    q.push_back({p.cc, &p.t_us, &p.queue});
+    thr.push_back({p.cc, &p.t_us, &p.rate});
+    if (!p.goodput.empty()) g0.push_back({p.cc, &p.t_us, &p.goodput[0]});
+  }
+  std::string qlabel = "bottleneck queue (bytes";
+  if (kq > 1)
+    qlabel += ", max per " +
+              num(static_cast<double>(kq) * static_cast<double>(s.sample_ns) / 1000.0) + " us";
+  if (log_queue) qlabel += ", log scale";  // an empty queue is not drawn on it
+  qlabel += ")";
+  std::printf("%s\n",
+              draw(out, s.name + "_queue.png", title, qlabel, q, kq, true, log_queue).c_str());
+  std::printf("%s\n", draw(out, s.name + "_throughput.png", title,
+                           "bottleneck throughput (Gbps" + mean, thr, k, false, false)
+                          .c_str());
+  if (!g0.empty())
+    std::printf("%s\n", draw(out, s.name + "_goodput.png", title,
+                             "long flow 0 goodput (Gbps" + mean, g0, k, false, false)
+                            .c_str());
+  // Several long flows: one plot per controller with every long flow's goodput (convergence).
+  if (s.long_flows > 1) {
+    for (const auto& p : plots) {
+      std::vector<plot_line> flows;
+      for (std::size_t f = 0; f < p.goodput.size(); ++f)
+        flows.push_back({"long flow " + std::to_string(f), &p.t_us, &p.goodput[f]});
+      std::printf("%s\n", draw(out, s.name + "_flows_" + p.cc + ".png", title + " [" + p.cc + "]",
+                               "goodput per long flow (Gbps" + mean, flows, k, false, false)
+                              .c_str());
+    }
   }
   return 0;
 }

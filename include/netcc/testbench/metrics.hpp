@@ -8,8 +8,8 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -64,19 +64,31 @@ namespace netcc::testbench {
          static_cast<double>(rtt_src.count()) / static_cast<double>(rtt.count());
 }
 
-/// @brief A time series as CSV text (first column time in microseconds, then one column per
-/// monitor in the order they were added).
+/// @brief A time series as CSV text: the first column `time_ns` in integer nanoseconds, then one
+/// column per monitor in the order they were added, each value in the shortest form that reads
+/// back to the same double (std::to_chars), so nothing is rounded and times never repeat.
+/// @code
+/// netcc::testbench::series ts;
+/// ts.names = {"q"};
+/// ts.t = {netcc::timestamp{1'000'000'000}};
+/// ts.columns = {{0.1}};
+/// netcc::testbench::format_csv(ts);   // "time_ns,q\n1000000000,0.1\n"
+/// @endcode
 [[nodiscard]] inline std::string format_csv(const series& s) {
-  std::ostringstream out;
-  out << "time_us";
-  for (const auto& n : s.names) out << ',' << n;
-  out << '\n';
+  std::string out = "time_ns";
+  for (const auto& n : s.names) (out += ',') += n;
+  out += '\n';
+  char buf[32];
   for (std::size_t r = 0; r < s.t.size(); ++r) {
-    out << static_cast<double>(s.t[r].count()) / 1000.0;
-    for (const auto& c : s.columns) out << ',' << (r < c.size() ? c[r] : 0.0);
-    out << '\n';
+    auto res = std::to_chars(buf, buf + sizeof buf, s.t[r].count());
+    out.append(buf, res.ptr);
+    for (const auto& c : s.columns) {
+      res = std::to_chars(buf, buf + sizeof buf, r < c.size() ? c[r] : 0.0);
+      (out += ',').append(buf, res.ptr);
+    }
+    out += '\n';
   }
-  return std::move(out).str();
+  return out;
 }
 
 /// @brief Write a time series as CSV (netcc::testbench::format_csv) whole or not at all

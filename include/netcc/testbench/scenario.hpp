@@ -35,6 +35,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 #if __has_include(<unistd.h>)
 #include <unistd.h>
@@ -163,6 +165,8 @@ struct scenario {
   /// netcc::testbench::default_memory_limit). Checked against an estimate before the run
   /// (netcc::testbench::estimate_resources) and against the engine's own count during it.
   std::int64_t max_memory_mb = 0;
+  /// @brief Retransmission timeout (go-back-N), us: network_config::rto.
+  double rto_us = 1000;
   /// @brief Where the named CDFs live (not a key: set by the runner; data/cdf of the source
   /// tree by default).
 #ifdef NETCC_DATA_DIR
@@ -179,123 +183,179 @@ struct scenario {
   return s.cdf;
 }
 
-/// @brief Set one key of `s` from text; returns an empty string or the error message.
+/// @brief One settable key of a scenario: its field, unit, range and meaning (the table behind
+/// netcc::testbench::set_key and `netcc-sim keys`).
+struct key_info {
+  /// @brief The key as written in a scenario file or after `--set`.
+  std::string_view name;
+  /// @brief Unit of the value ("" for counts, flags and names).
+  std::string_view unit;
+  /// @brief Smallest and largest value (numeric keys; both 0 for text keys).
+  double lo = 0, hi = 0;
+  /// @brief One line on what it sets.
+  std::string_view meaning;
+  /// @brief The field it sets.
+  std::variant<int scenario::*, std::int64_t scenario::*, std::uint64_t scenario::*,
+               double scenario::*, std::string scenario::*>
+      field;
+  /// @brief Whether the value is a number.
+  [[nodiscard]] bool numeric() const noexcept {
+    return !std::holds_alternative<std::string scenario::*>(field);
+  }
+  /// @brief Whether the value must be a whole number.
+  [[nodiscard]] bool integral() const noexcept {
+    return numeric() && !std::holds_alternative<double scenario::*>(field);
+  }
+  /// @brief The value of this key in `s`, as text: numbers in the shortest form that reads
+  /// back to the same value (std::to_chars).
+  [[nodiscard]] std::string value_in(const scenario& s) const {
+    return std::visit(
+        [&](auto member) -> std::string {
+          if constexpr (std::is_same_v<std::remove_cvref_t<decltype(s.*member)>, std::string>) {
+            return s.*member;
+          } else {
+            char buf[32];
+            const auto r = std::to_chars(buf, buf + sizeof buf, s.*member);
+            return std::string(buf, r.ptr);
+          }
+        },
+        field);
+  }
+};
+
+/// @brief Every settable key, in the order `netcc-sim keys` lists them.
+[[nodiscard]] inline const std::vector<key_info>& scenario_key_table() {
+  using sc = scenario;
+  static const std::vector<key_info> table{
+      {"name", "", 0, 0, "scenario name, the output files' prefix ([A-Za-z0-9._-], 1-64)",
+       &sc::name},
+      {"topology", "", 0, 0, "star | dumbbell | leafspine", &sc::topology},
+      {"senders", "", 1, 1024, "sending hosts (star, dumbbell)", &sc::senders},
+      {"leaves", "", 1, 64, "leafspine: leaf switches", &sc::leaves},
+      {"spines", "", 1, 64, "leafspine: spine switches", &sc::spines},
+      {"hosts_per_leaf", "", 1, 256, "leafspine: hosts under each leaf", &sc::hosts_per_leaf},
+      {"host_gbps", "Gbps", 0.001, 1600, "host NIC rate", &sc::host_gbps},
+      {"bottleneck_gbps", "Gbps", 0.001, 1600, "bottleneck (switch-receiver, inter-switch) rate",
+       &sc::bottleneck_gbps},
+      {"link_delay_ns", "ns", 1, 1e9, "one-way delay of every link", &sc::link_delay_ns},
+      {"buffer_bytes", "B", 1500, 1e10, "egress buffer per port", &sc::buffer_bytes},
+      {"long_flows", "", 0, 1024, "long-running flows", &sc::long_flows},
+      {"long_start_gap_us", "us", 0, 1e7, "gap between long-flow starts", &sc::long_start_gap_us},
+      {"long_stop_after_us", "us", 0, 1e7,
+       "each long flow stops this long after it starts (0: never)", &sc::long_stop_after_us},
+      {"long_join_together", "", 0, 1,
+       "1: long flows after the first start together, one gap after it", &sc::long_join_together},
+      {"reroute_us", "us", 0, 1e7, "the last reroute_flows long flows stop unannounced (0: never)",
+       &sc::reroute_us},
+      {"reroute_flows", "", 1, 1024, "long flows that reroute_us moves away (the last ones)",
+       &sc::reroute_flows},
+      {"incast_flows", "", 0, 1024, "flows of the incast burst", &sc::incast_flows},
+      {"incast_size_bytes", "B", 1, 1e10, "size of each incast flow", &sc::incast_size_bytes},
+      {"incast_at_us", "us", 0, 1e7, "incast start", &sc::incast_at_us},
+      {"incast_gap_us", "us", 0, 1e7, "gap between incast flow starts (0: together)",
+       &sc::incast_gap_us},
+      {"bolt_pru", "", 0, 1, "Bolt switches: 1 proactive ramp-up on, 0 off", &sc::bolt_pru},
+      {"bolt_sm", "", 0, 1, "Bolt switches: 1 supply matching on, 0 off", &sc::bolt_sm},
+      {"duration_us", "us", 1, 1e7, "simulated time", &sc::duration_us},
+      {"sample_ns", "ns", 10, 1e9, "time-series sampling interval", &sc::sample_ns},
+      {"seed", "", 0, 9e15, "random seed (ECN marking, ECMP, workloads)", &sc::seed},
+      {"expected_flows", "", 1, 1e6, "the papers' N given to controllers", &sc::expected_flows},
+      {"burst_flows", "", 0, 1024,
+       "on/off sources, each one connection writing a burst periodically", &sc::burst_flows},
+      {"burst_bytes", "B", 1, 1e10, "bytes per burst", &sc::burst_bytes},
+      {"burst_at_us", "us", 0, 1e7, "first burst", &sc::burst_at_us},
+      {"burst_period_us", "us", 0.001, 1e7, "time between bursts", &sc::burst_period_us},
+      {"burst_count", "", 0, 1e6, "bursts per source (0: until the end)", &sc::burst_count},
+      {"cdf", "", 0, 0, "Poisson workload's flow sizes: none | websearch | hadoop | <file>.cdf",
+       &sc::cdf},
+      {"cdf_load", "", 0.001, 1, "offered load of the CDF workload, a fraction of the bottleneck",
+       &sc::cdf_load},
+      {"cdf_at_us", "us", 0, 1e7, "start of the CDF workload", &sc::cdf_at_us},
+      {"cdf_max_flows", "", 1, 1e6, "most flows of the CDF workload", &sc::cdf_max_flows},
+      {"ack_every", "", 1, 64, "receivers acknowledge every N in-order packets", &sc::ack_every},
+      {"ack_delay_ns", "ns", 1, 1e9, "delayed-ACK timer with ack_every > 1", &sc::ack_delay_ns},
+      {"pfc", "", 0, 1, "1: PFC at every switch (X_off 9.5, X_on 9.25 kB per port per Gbps)",
+       &sc::pfc},
+      {"rto_us", "us", 1, 1e7, "retransmission timeout (go-back-N)", &sc::rto_us},
+      {"max_memory_mb", "MiB", 0, 1e9, "most memory a run may take (0: half of this machine's)",
+       &sc::max_memory_mb}};
+  return table;
+}
+
+/// @brief Set one key of `s` from text; returns an empty string or the error message, which
+/// names the key, the value (quoted printable) and the rule. `s` is unchanged on error.
+/// @code
+/// netcc::testbench::scenario s;
+/// netcc::testbench::set_key(s, "senders", "2.7");   // "senders = 2.7: must be a whole number"
+/// @endcode
 inline std::string set_key(scenario& s, std::string_view key, std::string_view value) {
+  const auto& table = scenario_key_table();
+  const auto it =
+      std::find_if(table.begin(), table.end(), [&](const key_info& k) { return k.name == key; });
+  if (it == table.end()) return "unknown key '" + printable(key) + "' (netcc-sim keys lists them)";
   const std::string shown = std::string(key) + " = " + printable(value);
-  auto num = [&](auto& field, double lo, double hi) -> std::string {
-    using field_t = std::remove_reference_t<decltype(field)>;
-    double v = 0;
-    const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || value.empty()) {
-      return shown + ": not a number";
-    }
-    if (!(v >= lo && v <= hi)) {
-      std::ostringstream m;
-      m << shown << ": must be in [" << lo << ", " << hi << "]";
-      return m.str();
-    }
-    if (std::is_integral_v<field_t> && v != std::floor(v))
-      return shown + ": must be a whole number";
-    field = static_cast<field_t>(v);
-    return {};
-  };
   if (key == "name") {
     if (auto err = check_file_name(key, value); !err.empty()) return err;
     s.name = std::string(value);
     return {};
   }
   if (key == "topology") {
-    if (value != "star" && value != "dumbbell" && value != "leafspine") {
+    if (value != "star" && value != "dumbbell" && value != "leafspine")
       return shown + ": must be star, dumbbell or leafspine";
-    }
     s.topology = std::string(value);
     return {};
   }
-  if (key == "senders") return num(s.senders, 1, 1024);
-  if (key == "leaves") return num(s.leaves, 1, 64);
-  if (key == "spines") return num(s.spines, 1, 64);
-  if (key == "hosts_per_leaf") return num(s.hosts_per_leaf, 1, 256);
-  if (key == "host_gbps") return num(s.host_gbps, 0.001, 1600);
-  if (key == "bottleneck_gbps") return num(s.bottleneck_gbps, 0.001, 1600);
-  if (key == "link_delay_ns") return num(s.link_delay_ns, 1, 1e9);
-  if (key == "buffer_bytes") return num(s.buffer_bytes, 1500, 1e10);
-  if (key == "long_flows") return num(s.long_flows, 0, 1024);
-  if (key == "long_start_gap_us") return num(s.long_start_gap_us, 0, 1e7);
-  if (key == "long_stop_after_us") return num(s.long_stop_after_us, 0, 1e7);
-  if (key == "long_join_together") return num(s.long_join_together, 0, 1);
-  if (key == "reroute_us") return num(s.reroute_us, 0, 1e7);
-  if (key == "reroute_flows") return num(s.reroute_flows, 1, 1024);
-  if (key == "incast_flows") return num(s.incast_flows, 0, 1024);
-  if (key == "incast_size_bytes") return num(s.incast_size_bytes, 1, 1e10);
-  if (key == "incast_at_us") return num(s.incast_at_us, 0, 1e7);
-  if (key == "incast_gap_us") return num(s.incast_gap_us, 0, 1e7);
-  if (key == "bolt_pru") return num(s.bolt_pru, 0, 1);
-  if (key == "bolt_sm") return num(s.bolt_sm, 0, 1);
-  if (key == "duration_us") return num(s.duration_us, 1, 1e7);
-  if (key == "sample_ns") return num(s.sample_ns, 10, 1e9);
-  if (key == "seed") return num(s.seed, 0, 9e15);
-  if (key == "expected_flows") return num(s.expected_flows, 1, 1e6);
-  if (key == "burst_flows") return num(s.burst_flows, 0, 1024);
-  if (key == "burst_bytes") return num(s.burst_bytes, 1, 1e10);
-  if (key == "burst_at_us") return num(s.burst_at_us, 0, 1e7);
-  if (key == "burst_period_us") return num(s.burst_period_us, 0.001, 1e7);
-  if (key == "burst_count") return num(s.burst_count, 0, 1e6);
   if (key == "cdf") {
     if (value.empty()) return "cdf = : must be none, websearch, hadoop or a file path";
     s.cdf = std::string(value);
     return {};
   }
-  if (key == "cdf_load") return num(s.cdf_load, 0.001, 1);
-  if (key == "cdf_at_us") return num(s.cdf_at_us, 0, 1e7);
-  if (key == "cdf_max_flows") return num(s.cdf_max_flows, 1, 1e6);
-  if (key == "ack_every") return num(s.ack_every, 1, 64);
-  if (key == "pfc") return num(s.pfc, 0, 1);
-  if (key == "ack_delay_ns") return num(s.ack_delay_ns, 1, 1e9);
-  if (key == "max_memory_mb") return num(s.max_memory_mb, 0, 1e9);
-  return "unknown key '" + printable(key) + "' (netcc-sim keys lists them)";
+  double v = 0;
+  const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (value.empty() || r.ec != std::errc{} || r.ptr != value.data() + value.size())
+    return shown + ": not a number";
+  if (!(v >= it->lo && v <= it->hi)) {
+    std::ostringstream m;
+    m << shown << ": must be in [" << it->lo << ", " << it->hi << "]";
+    return m.str();
+  }
+  if (it->integral() && v != std::floor(v)) return shown + ": must be a whole number";
+  std::visit(
+      [&](auto member) {
+        using field_t = std::remove_reference_t<decltype(s.*member)>;
+        if constexpr (std::is_arithmetic_v<field_t>) s.*member = static_cast<field_t>(v);
+      },
+      it->field);
+  return {};
 }
 
-/// @brief Every settable key with a one-line description.
+/// @brief `s` as scenario-file text: a comment line, then `key = value` for the name and every
+/// key whose value differs from a default-constructed scenario, in netcc-sim keys' order, at
+/// full precision. Loading the text into a default scenario gives `s` back (data_dir aside).
+/// @code
+/// auto text = netcc::testbench::format_scenario(netcc::testbench::scenario{});   // "name = incast\n"
+/// @endcode
+[[nodiscard]] inline std::string format_scenario(const scenario& s, std::string_view comment = {}) {
+  std::string out;
+  if (!comment.empty()) out += "# " + printable(comment) + "\n";
+  const scenario defaults{};
+  for (const auto& k : scenario_key_table()) {
+    const std::string v = k.value_in(s);
+    if (k.name == "name" || v != k.value_in(defaults))
+      out += std::string(k.name) + " = " + v + "\n";
+  }
+  return out;
+}
+
+/// @brief Every settable key with a one-line description (unit and range appended).
 [[nodiscard]] inline std::vector<std::pair<std::string, std::string>> scenario_keys() {
-  return {{"name", "scenario name (output file prefix)"},
-          {"topology", "star | dumbbell | leafspine"},
-          {"senders", "sending hosts (star, dumbbell)"},
-          {"leaves", "leafspine: leaf switches"},
-          {"spines", "leafspine: spine switches"},
-          {"hosts_per_leaf", "leafspine: hosts under each leaf"},
-          {"host_gbps", "host NIC rate, Gbps"},
-          {"bottleneck_gbps", "bottleneck link rate, Gbps"},
-          {"link_delay_ns", "one-way delay of every link, ns"},
-          {"buffer_bytes", "egress buffer per port, bytes"},
-          {"long_flows", "long-running flows"},
-          {"long_start_gap_us", "gap between long-flow starts, us"},
-          {"long_stop_after_us", "each long flow stops this long after it starts, us (0: never)"},
-          {"long_join_together", "1: long flows after the first start together, one gap after it"},
-          {"reroute_us", "last reroute_flows long flows stop unannounced (no LAST), us; 0 never"},
-          {"reroute_flows", "long flows that reroute_us moves away (the last ones)"},
-          {"incast_flows", "flows of the incast burst"},
-          {"incast_size_bytes", "size of each incast flow, bytes"},
-          {"incast_at_us", "incast start, us"},
-          {"incast_gap_us", "gap between incast flow starts, us (0: together)"},
-          {"bolt_pru", "Bolt switches: 1 proactive ramp-up on, 0 off"},
-          {"bolt_sm", "Bolt switches: 1 supply matching on, 0 off"},
-          {"duration_us", "simulated time, us"},
-          {"sample_ns", "time-series sampling interval, ns"},
-          {"seed", "random seed"},
-          {"expected_flows", "the papers' N given to controllers"},
-          {"burst_flows", "on/off sources, each one connection writing a burst periodically"},
-          {"burst_bytes", "bytes per burst"},
-          {"burst_at_us", "first burst, us"},
-          {"burst_period_us", "time between bursts, us"},
-          {"burst_count", "bursts per source (0: until the end)"},
-          {"cdf", "Poisson workload's flow sizes: none | websearch | hadoop | <file>.cdf"},
-          {"cdf_load", "offered load of the CDF workload, fraction of the bottleneck"},
-          {"cdf_at_us", "start of the CDF workload, us"},
-          {"cdf_max_flows", "most flows of the CDF workload"},
-          {"ack_every", "receivers acknowledge every N in-order packets"},
-          {"ack_delay_ns", "delayed-ACK timer with ack_every > 1, ns"},
-          {"pfc", "1: PFC at every switch (X_off 9.5, X_on 9.25 kB per port per Gbps)"},
-          {"max_memory_mb", "most memory a run may take, MiB (0: half of this machine's memory)"}};
+  std::vector<std::pair<std::string, std::string>> v;
+  for (const auto& k : scenario_key_table()) {
+    std::string d(k.meaning);
+    if (!k.unit.empty()) d += ", " + std::string(k.unit);
+    v.emplace_back(std::string(k.name), std::move(d));
+  }
+  return v;
 }
 
 /// @brief This machine's physical memory in bytes (0 where it cannot be read).
@@ -802,8 +862,15 @@ struct run_summary {
   double drain_us = -1;
   /// @brief Bottleneck goodput over the last quarter of the run, Gbps.
   double tail_goodput_gbps = 0;
-  /// @brief Jain's index of long-flow goodput over the last quarter of the run.
+  /// @brief Jain's index of long-flow goodput over the last quarter of the run (1 when fewer
+  /// than two flows carried traffic then: see jain_flows).
   double jain = 1;
+  /// @brief Long flows with goodput in the last quarter of the run (Jain's index means something
+  /// from two on).
+  std::size_t jain_flows = 0;
+  /// @brief Finite flows (incast, bursts excluded, CDF workload) that completed; the slowdowns
+  /// are 0 when none did.
+  std::size_t completed = 0;
   /// @brief Mean FCT slowdown of the finite flows (incast and CDF workload; 0 if none
   /// completed).
   double mean_slowdown = 0;
@@ -870,6 +937,7 @@ struct run_summary {
 /// @brief Build and run `s` with controller `cc`; the time series goes to `ts_out`.
 inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& ts_out) {
   network_config cfg{.seed = s.seed,
+                     .rto = duration{static_cast<std::int64_t>(s.rto_us * 1000)},
                      .sample_interval = duration{s.sample_ns},
                      .ack_every = static_cast<std::uint32_t>(s.ack_every),
                      .ack_delay = duration{s.ack_delay_ns},
@@ -1051,6 +1119,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     if (m > 0) shares.push_back(m);
   }
   r.jain = jain_index(shares);
+  r.jain_flows = shares.size();
   double sum = 0;
   std::vector<double> slowdowns, short_sd, long_sd;
   for (const auto id : incast_ids) {
@@ -1070,6 +1139,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   r.long_flows = long_sd.size();
   r.p99_slowdown_short = percentile(short_sd, 99);
   r.p99_slowdown_long = percentile(long_sd, 99);
+  r.completed = slowdowns.size();
   r.mean_slowdown = slowdowns.empty() ? 0 : sum / static_cast<double>(slowdowns.size());
   r.p99_slowdown = percentile(slowdowns, 99);
   const auto& bottleneck = net.port_stats_toward(q_node, q_peer);
