@@ -772,7 +772,11 @@ RC_GTEST_PROP(SwiftProperties, PacingDelayIsRttTimesMssOverCwnd, ()) {
   // q32 holds w within 2^-33: a relative error of 2^-33 / w.
   RC_ASSERT(std::abs(static_cast<double>(q.pacing_delay().count()) - expect) <=
             1 + expect * 0x1p-32 / w);
-  RC_ASSERT(d.pacing_rate() == bytes{mss} / d.pacing_delay());
+  // One MSS per delay, rounded toward zero, but never below 1 bps (issue 16: the window is
+  // open, so 0 bps, "never send", is not a pacing rate; 1 B per 2e12 ns is 0.004 bps).
+  const netcc::bit_rate exact = bytes{mss} / d.pacing_delay();
+  RC_ASSERT(d.pacing_rate() == (exact < netcc::min_pacing_rate ? netcc::min_pacing_rate : exact));
+  RC_ASSERT(d.pacing_rate() >= netcc::min_pacing_rate && q.pacing_rate() >= netcc::min_pacing_rate);
 }
 
 RC_GTEST_PROP(SwiftProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
