@@ -228,6 +228,35 @@ TEST(Dcqcn, Q32RateBoundsHonouredExactly) {
   EXPECT_TRUE(within(rp.current_mbps()) && within(rp.target_mbps()));
 }
 
+// Found by the widened fuzzer (issue 16): with both counters saturated at 2^32 - 1, a hyper
+// increase adds (2^32 - 1 - F) R_HI; q32 took the step count through its 2^31 integer range
+// and added half of it. R_HI = 15625 bps = 2^-6 Mbps (exact in q32) on a 200 Tbps line: the
+// step is (2^32 - 6) / 64 = 67108863.90625 Mbps in both policies.
+TEST(Dcqcn, HyperIncreaseWithSaturatedCountersAgreesInQ32) {
+  const netcc::dcqcn_params p{.line_rate = netcc::bit_rate{200'000'000'000'000},
+                              .r_ai = 0_bps,
+                              .r_hi = netcc::bit_rate{15'625}};
+  netcc::dcqcn d{p};
+  q32_dcqcn q{p};
+  const auto run = [](auto& rp) {
+    rp.on_cnp(cnp(0));
+    rp.on_cnp(cnp(1));  // R_T = 200 Gbps, R_C = 100 Gbps
+    rp.on_timer(netcc::timestamp{std::numeric_limits<std::int64_t>::max()});  // i_T saturates
+    rp.on_send(netcc::bytes{std::numeric_limits<std::int64_t>::max()},
+               netcc::timestamp{std::numeric_limits<std::int64_t>::max()});  // i_B saturates
+  };
+  run(d);
+  run(q);
+  ASSERT_EQ(d.timer_count(), 0xFFFF'FFFFu);
+  ASSERT_EQ(d.byte_count(), 0xFFFF'FFFFu);
+  const double before = mbps(d.target_mbps());
+  d.on_send(d.params().byte_counter, netcc::timestamp{std::numeric_limits<std::int64_t>::max()});
+  q.on_send(q.params().byte_counter, netcc::timestamp{std::numeric_limits<std::int64_t>::max()});
+  EXPECT_DOUBLE_EQ(mbps(d.target_mbps()) - before, 67108863.90625);
+  EXPECT_NEAR(mbps(q.target_mbps()), mbps(d.target_mbps()), 1e-3);
+  EXPECT_NEAR(mbps(q.current_mbps()), mbps(d.current_mbps()), 1e-3);
+}
+
 TEST(Dcqcn, TargetAfterTimerIncreaseKeepsTheTargetThroughACnpBurst) {
   netcc::dcqcn nic{{.target = netcc::dcqcn_target::after_timer_increase}};
   netcc::dcqcn paper;

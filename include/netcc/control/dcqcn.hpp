@@ -430,8 +430,7 @@ class basic_dcqcn {
     switch (dcqcn_phase_of(s_.i_t, s_.i_b, params_.f)) {
       case dcqcn_phase::hyper: {  // R_T += (min(i_T, i_B) - F) R_HI
         const std::uint64_t k = dcqcn_hyper_steps(s_.i_t, s_.i_b, params_.f, params_.hyper);
-        s_.r_t = clamp_rate(
-            s_.r_t + number_traits<value_type>::from_int(static_cast<std::int64_t>(k)) * hi_mbps_);
+        s_.r_t = clamp_rate(s_.r_t + hyper_step(k));
         break;
       }
       case dcqcn_phase::additive:  // R_T += R_AI
@@ -443,6 +442,18 @@ class basic_dcqcn {
     // R_C = (R_T + R_C) / 2, as R_C + (R_T - R_C) / 2 (R_C <= R_T; no overflow).
     s_.r_c = clamp_rate(s_.r_c + (s_.r_t - s_.r_c) * num<value_type>(0.5));
     if (s_.r_c > s_.r_t) s_.r_c = s_.r_t;
+  }
+
+  // k R_HI for k up to 2^32 (saturated counters): as (k / 4) (4 R_HI) + (k mod 4) R_HI, so no
+  // factor leaves the 2^31 integer range of netcc::arith::q32 (k itself would saturate there
+  // and the step fall short of double's). 4 R_HI is exact (a power-of-two scale); it saturates
+  // only when R_HI >= 2^29 Mbps, where k R_HI exceeds every line rate anyway.
+  [[nodiscard]] constexpr value_type hyper_step(std::uint64_t k) const noexcept {
+    using nt = number_traits<value_type>;
+    if (k <= (std::uint64_t{1} << 30)) return nt::from_int(static_cast<std::int64_t>(k)) * hi_mbps_;
+    const value_type four = hi_mbps_ * num<value_type>(4);
+    return nt::from_int(static_cast<std::int64_t>(k >> 2)) * four +
+           nt::from_int(static_cast<std::int64_t>(k & 3)) * hi_mbps_;
   }
 
   // `n` increase events, each incrementing `counter` (i_T or i_B) first. Once the rates stop
