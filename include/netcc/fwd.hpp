@@ -29,4 +29,10 @@ template <class E>
 struct feedback_traits;
 class validation;
 struct param_error;
+enum class cc_event : std::uint8_t;
+class event_set;
+template <class C>
+struct controller_traits;
+template <class C>
+class checked;
 }  // namespace netcc

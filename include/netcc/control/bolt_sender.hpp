@@ -128,6 +128,7 @@
 #include <cstdint>
 #include <string>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
 #include "netcc/core/feedback.hpp"
@@ -277,6 +278,13 @@ class basic_bolt_sender {
   using params_type = bolt_sender_params;
 
   /// @brief A controller with parameters `p` (invalid fields fall back as the file says).
+  /// @brief Events consumed (netcc::controller_traits): SRCs, ACKs, sends (FIRST/LAST/INC
+  /// marking), losses and timeouts.
+  static constexpr event_set events =
+      cc_event::src | cc_event::ack | cc_event::send | cc_event::loss | cc_event::timeout;
+
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
   constexpr explicit basic_bolt_sender(const bolt_sender_params& p = {}) noexcept { configure(p); }
 
   /// @brief HandleSrc, Algorithm 2 lines 1-8 (§3.1): decrement cwnd by one packet unless the
@@ -412,6 +420,11 @@ class basic_bolt_sender {
     s_.retx = 0;
     if (can_decrease(now)) cut(now);
   }
+  /// @brief As on_loss(now), at the time of the event that revealed the loss (the contract's
+  /// form, netcc::LossConsumer).
+  template <class E>
+  requires TimedFeedback<E>
+  constexpr void on_loss(const E& e) noexcept { on_loss(feedback_traits<E>::now(e)); }
 
   /// @brief The congestion window in whole bytes (rounded down), within [min_cwnd, max_cwnd].
   [[nodiscard]] constexpr bytes cwnd() const noexcept {

@@ -109,6 +109,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
 #include "netcc/core/feedback.hpp"
@@ -276,6 +277,14 @@ class basic_dcqcn {
   using value_type = typename Policy::value_type;
 
   /// @brief A reaction point with parameters `p` (invalid fields fall back to defaults).
+  /// @brief The parameter struct.
+  using params_type = dcqcn_params;
+  /// @brief Events consumed (netcc::controller_traits): CNPs, timer ticks (the alpha and rate
+  /// timers) and sends (the byte counter).
+  static constexpr event_set events = cc_event::cnp | cc_event::timer | cc_event::send;
+
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
   constexpr explicit basic_dcqcn(const dcqcn_params& p = {}) noexcept { configure(p); }
 
   /// @brief A CNP arrived: the timers run up to its time, then R_T = R_C (per `target`),
@@ -327,6 +336,9 @@ class basic_dcqcn {
   [[nodiscard]] constexpr bit_rate rate() const noexcept { return to_rate(s_.r_c); }
   /// @brief The pacing rate (= rate(); DCQCN is purely rate-based).
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return rate(); }
+  /// @brief The congestion window: bytes::max(), DCQCN is rate-based and has none (the
+  /// netcc::Controller convention for "no window limit").
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return bytes::max(); }
   /// @brief The target rate R_T, in [rate(), line_rate].
   [[nodiscard]] constexpr bit_rate target_rate() const noexcept { return to_rate(s_.r_t); }
   /// @brief R_C in Mbps as the policy computes it.

@@ -104,6 +104,7 @@
 #include <string>
 #include <type_traits>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
 #include "netcc/core/feedback.hpp"
@@ -317,6 +318,15 @@ class basic_dctcp {
   using alpha_storage = typename alpha_rule::storage;
 
   /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  /// @brief The parameter struct.
+  using params_type = dctcp_params;
+  /// @brief Events consumed (netcc::controller_traits): ACKs, losses, timeouts, and sends (the
+  /// CWR marking of RFC 8257 §3.3).
+  static constexpr event_set events =
+      cc_event::ack | cc_event::loss | cc_event::timeout | cc_event::send;
+
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
   constexpr explicit basic_dctcp(const dctcp_params& p = {}) noexcept
       : params_(sanitise(p)), rule_(params_.g) {
     mss_ = from_bytes(params_.mss.count());
@@ -401,6 +411,9 @@ class basic_dctcp {
   [[nodiscard]] constexpr bytes cwnd() const noexcept {
     return bytes{static_cast<std::int64_t>(to_double(s_.cwnd))};
   }
+  /// @brief The pacing rate: bit_rate::max(), DCTCP is window-based and does not pace (the
+  /// netcc::Controller convention for "not paced").
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return bit_rate::max(); }
   /// @brief The window as computed (unrounded).
   [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
   /// @brief The slow-start threshold (max_cwnd until the first reduction).

@@ -58,6 +58,7 @@
 #include <cstdint>
 #include <string>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/control/hpcc.hpp"
 #include "netcc/control/int_utilisation.hpp"
 #include "netcc/core/arith.hpp"
@@ -131,16 +132,23 @@ class basic_fasttune {
   /// @brief The parameter struct.
   using params_type = fasttune_params;
 
-  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
   constexpr explicit basic_fasttune(const params_type& p = {}) noexcept {
     params_ = p;
     cfg_ = detail::make_int_window_config<value_type>(params_, params_type{});
     w_ = wc_ = cfg_.cwnd_init;
   }
 
-  /// @brief HANDLEACK(ack): Algorithm 2 lines 1-20, for host ACKs and switch ACKs alike.
+  /// @brief Events consumed (netcc::controller_traits): ACKs (host ACKs and S-ACKs) only.
+  static constexpr event_set events = cc_event::ack;
+
+  /// @brief HANDLEACK(ack): Algorithm 2 lines 1-20, for host ACKs and switch ACKs alike. The
+  /// ACK's INT stack must have the clock and counter traits of `Stack` (netcc::IntFeedbackFor);
+  /// netcc::SwitchAckFeedback is optional (without it every ACK is a host ACK).
   template <class E>
-  requires(estimator_type::template accepts<E>) constexpr void on_ack(const E& e) noexcept {
+  requires IntFeedbackFor<E, Stack>
+  constexpr void on_ack(const E& e) noexcept {
     using ft = feedback_traits<E>;
     bool from_switch = false;
     if constexpr (SwitchAckFeedback<E>) from_switch = ft::switch_ack(e);

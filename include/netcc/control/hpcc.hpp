@@ -55,6 +55,7 @@
 #include <cstdint>
 #include <string>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/control/int_utilisation.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/feedback.hpp"
@@ -233,7 +234,8 @@ class basic_hpcc {
   /// @brief The parameter struct.
   using params_type = hpcc_params;
 
-  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
   constexpr explicit basic_hpcc(const params_type& p = {}) noexcept {
     params_ = p;
     cfg_ = detail::make_int_window_config<value_type>(params_, params_type{});
@@ -242,9 +244,15 @@ class basic_hpcc {
     w_ = wc_ = cfg_.cwnd_init;
   }
 
-  /// @brief NewAck(ack): Algorithm 1 lines 22-28.
+  /// @brief Events consumed (netcc::controller_traits): ACKs only.
+  static constexpr event_set events = cc_event::ack;
+
+  /// @brief NewAck(ack): Algorithm 1 lines 22-28. The ACK's INT stack must have the clock and
+  /// counter traits of `Stack` (netcc::IntFeedbackFor; the compiler's note names a missing
+  /// accessor or the clock width that differs).
   template <class E>
-  requires(estimator_type::template accepts<E>) constexpr void on_ack(const E& e) noexcept {
+  requires IntFeedbackFor<E, Stack>
+  constexpr void on_ack(const E& e) noexcept {
     using ft = feedback_traits<E>;
     est_.sample(e, cfg_.t);  // MeasureInflight; stores L = ack.L (line 28)
     if (!est_.has_value()) return;

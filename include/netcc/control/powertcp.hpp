@@ -87,6 +87,7 @@
 #include <string>
 #include <type_traits>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/control/detail/powertcp_hops.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/ewma.hpp"
@@ -220,6 +221,25 @@ template <Number T>
   return num<T>(1073741824.0);  // 2^30
 }
 
+namespace detail {
+// A PowerTCP signal over INT (netcc::int_power) names its stack; theta-PowerTCP's does not.
+template <class Signal>
+concept powertcp_int_signal = requires {
+  typename Signal::stack_type;
+};
+// The signal's INT stack, or void for theta-PowerTCP's (named only behind
+// powertcp_int_signal, so void is never used as a stack).
+template <class Signal>
+struct powertcp_stack {
+  using type = void;
+};
+template <class Signal>
+requires powertcp_int_signal<Signal>
+struct powertcp_stack<Signal> {
+  using type = typename Signal::stack_type;
+};
+}  // namespace detail
+
 /// @brief PowerTCP's INT signal (Algorithm 1 NORMPOWER, lines 8-22): the normalised power of
 /// the most congested hop and its dt, from the hop records of this ACK and of the previous one.
 ///
@@ -241,6 +261,8 @@ class int_power {
  public:
   /// @brief Validation prefix of the parameters: "powertcp".
   using params_tag = powertcp_int_tag;
+  /// @brief The INT stack type the ACKs carry (netcc::IntFeedbackFor this stack).
+  using stack_type = Stack;
   /// @brief Algorithm 1 updates the window on every ACK (with a new sample).
   static constexpr bool once_per_rtt = false;
   /// @brief Capacity in hops.
@@ -387,41 +409,29 @@ class basic_powertcp {
   /// @brief The parameter struct (netcc::powertcp_params or netcc::theta_powertcp_params).
   using params_type = basic_powertcp_params<typename Signal::params_tag>;
 
-  /// @brief A controller with parameters `p` (invalid fields fall back as the file says).
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back as the file
+  /// says; netcc::make reports them instead).
   constexpr explicit basic_powertcp(const params_type& p = {}) noexcept { configure(p); }
 
-  /// @brief NEWACK(ack): Algorithm 1 lines 2-7 (Algorithm 2 lines 2-9).
+  /// @brief Events consumed (netcc::controller_traits): ACKs only.
+  static constexpr event_set events = cc_event::ack;
+
+  /// @brief NEWACK(ack): Algorithm 1 lines 2-7, for PowerTCP over INT: the ACK's INT stack must
+  /// have the clock and counter traits of the signal's stack (netcc::IntFeedbackFor; a missing
+  /// accessor or another clock width is named in the compiler's note).
   template <class E>
-  requires(Signal::template accepts<E>) constexpr void on_ack(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    const sequence ack = ft::ack_seq(e);
-    const sequence nxt = ft::snd_nxt(e);
-    if constexpr (RttFeedback<E>) track_tau(ft::rtt(e));
-    const sequence last_acked = ack - 1;  // the acknowledged data ends here (file comment)
-    // Data sent before the first ACK went out under cwnd_init.
-    if (hist_.size() == 0) hist_.remember(last_acked, cwnd_);
-    const value_type cwnd_old = hist_.window_at(last_acked, cwnd_);  // line 3: GETCWND
-    const power_sample<value_type> s = signal_.template sample<value_type>(e, tau_);  // line 4
-    if (s.valid) {
-      if (flags_ & have_power) {  // line 23: smoothing over tau, weight min(dt, tau)/tau
-        smooth_ = smooth_ + time_weight<value_type>{tau_}(s.dt) * (s.power - smooth_);
-      } else {
-        smooth_ = s.power;
-        flags_ |= have_power;
-      }
-    }
-    const bool round = !(flags_ & armed) || marker_.reached(ack);
-    bool updated = false;
-    if ((flags_ & have_power) && (Signal::once_per_rtt ? round : s.valid)) {
-      cwnd_ = update_window(cwnd_old);  // line 5 (Alg. 2 lines 17-20)
-      flags_ &= static_cast<std::uint8_t>(~first_rtt);
-      updated = true;
-    }
-    if (round && (updated || !Signal::once_per_rtt)) {  // line 7 / Alg. 2 lines 9, 22
-      hist_.remember(nxt, cwnd_);                       // UPDATEOLD: cwnd from snd_nxt on
-      marker_.arm(nxt);
-      flags_ |= armed;
-    }
+  requires(
+      detail::powertcp_int_signal<Signal>&& IntFeedbackFor<
+          E, typename detail::powertcp_stack<Signal>::type>) constexpr void on_ack(const E&
+                                                                                       e) noexcept {
+    new_ack(e);
+  }
+  /// @brief NEWACK(ack): Algorithm 2 lines 2-9, for theta-PowerTCP: a cumulative ACK with an
+  /// RTT sample (netcc::AckFeedback and netcc::RttFeedback).
+  template <class E>
+  requires(!detail::powertcp_int_signal<Signal> && AckFeedback<E> &&
+           RttFeedback<E>) constexpr void on_ack(const E& e) noexcept {
+    new_ack(e);
   }
 
   /// @brief The congestion window in whole bytes (rounded down), within [min_cwnd, max_cwnd].
@@ -465,6 +475,40 @@ class basic_powertcp {
     have_rtt = 32,     // an RTT sample set tau
     beta_auto = 64,    // beta = host_rate * tau / N
   };
+
+  // NEWACK(ack), shared by both signals (see the two on_ack overloads).
+  template <class E>
+  constexpr void new_ack(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    const sequence ack = ft::ack_seq(e);
+    const sequence nxt = ft::snd_nxt(e);
+    if constexpr (RttFeedback<E>) track_tau(ft::rtt(e));
+    const sequence last_acked = ack - 1;  // the acknowledged data ends here (file comment)
+    // Data sent before the first ACK went out under cwnd_init.
+    if (hist_.size() == 0) hist_.remember(last_acked, cwnd_);
+    const value_type cwnd_old = hist_.window_at(last_acked, cwnd_);  // line 3: GETCWND
+    const power_sample<value_type> s = signal_.template sample<value_type>(e, tau_);  // line 4
+    if (s.valid) {
+      if (flags_ & have_power) {  // line 23: smoothing over tau, weight min(dt, tau)/tau
+        smooth_ = smooth_ + time_weight<value_type>{tau_}(s.dt) * (s.power - smooth_);
+      } else {
+        smooth_ = s.power;
+        flags_ |= have_power;
+      }
+    }
+    const bool round = !(flags_ & armed) || marker_.reached(ack);
+    bool updated = false;
+    if ((flags_ & have_power) && (Signal::once_per_rtt ? round : s.valid)) {
+      cwnd_ = update_window(cwnd_old);  // line 5 (Alg. 2 lines 17-20)
+      flags_ &= static_cast<std::uint8_t>(~first_rtt);
+      updated = true;
+    }
+    if (round && (updated || !Signal::once_per_rtt)) {  // line 7 / Alg. 2 lines 9, 22
+      hist_.remember(nxt, cwnd_);                       // UPDATEOLD: cwnd from snd_nxt on
+      marker_.arm(nxt);
+      flags_ |= armed;
+    }
+  }
 
   [[nodiscard]] static constexpr value_type from_bytes(bytes b) noexcept {
     return number_traits<value_type>::from_int(b.count());

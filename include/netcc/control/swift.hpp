@@ -123,6 +123,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
 #include "netcc/core/feedback.hpp"
@@ -413,6 +414,14 @@ class basic_swift {
   using value_type = typename Policy::value_type;
 
   /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  /// @brief The parameter struct.
+  using params_type = swift_params;
+  /// @brief Events consumed (netcc::controller_traits): ACKs, losses (fast recovery) and
+  /// retransmission timeouts.
+  static constexpr event_set events = cc_event::ack | cc_event::loss | cc_event::timeout;
+
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
   constexpr explicit basic_swift(const swift_params& p = {}) noexcept : params_(sanitise(p)) {
     ai_ = num<value_type>(params_.ai);
     beta_ = num<value_type>(params_.beta);

@@ -120,6 +120,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
 #include "netcc/core/feedback.hpp"
@@ -305,6 +306,13 @@ class basic_timely {
   using params_type = timely_params;
 
   /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  /// @brief Events consumed (netcc::controller_traits): ACKs that complete a segment (with
+  /// their RTT) and sends (the §5 rate meter). on_rtt(e), the paper's completion event with an
+  /// RTT already net of serialisation, is the alternative for stacks that compute that RTT.
+  static constexpr event_set events = cc_event::ack | cc_event::send;
+
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
   constexpr explicit basic_timely(const timely_params& p = {}) noexcept { configure(p); }
 
   /// @brief A completion event whose RTT is the §3.1 RTT (net of serialisation): Algorithm 1
@@ -390,6 +398,9 @@ class basic_timely {
   }
   /// @brief The pacing rate (= rate(); TIMELY is rate-based, §3.3).
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return rate(); }
+  /// @brief The congestion window: bytes::max(), TIMELY is rate-based and has none (the
+  /// netcc::Controller convention for "no window limit").
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return bytes::max(); }
   /// @brief The rate in Mbps as the policy computes it.
   [[nodiscard]] constexpr value_type rate_mbps() const noexcept { return s_.rate; }
   /// @brief rtt_diff, the EWMA of consecutive RTT differences, in microseconds (line 3).

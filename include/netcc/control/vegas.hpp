@@ -106,6 +106,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/per_rtt.hpp"
@@ -216,6 +217,13 @@ class basic_vegas {
   using value_type = typename Policy::value_type;
 
   /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  /// @brief The parameter struct.
+  using params_type = vegas_params;
+  /// @brief Events consumed (netcc::controller_traits): ACKs, losses and timeouts.
+  static constexpr event_set events = cc_event::ack | cc_event::loss | cc_event::timeout;
+
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
   constexpr explicit basic_vegas(const vegas_params& p = {}) noexcept : params_(sanitise(p)) {
     mss_ = from_bytes(params_.mss.count());
     min_cwnd_ = from_bytes(params_.min_cwnd.count());
@@ -311,6 +319,9 @@ class basic_vegas {
   [[nodiscard]] constexpr bytes cwnd() const noexcept {
     return bytes{static_cast<std::int64_t>(to_double(s_.cwnd))};
   }
+  /// @brief The pacing rate: bit_rate::max(), Vegas is window-based and does not pace (the
+  /// netcc::Controller convention for "not paced").
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return bit_rate::max(); }
   /// @brief The window as computed (unrounded), in bytes.
   [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
   /// @brief The slow-start threshold (max_cwnd until a timeout sets it).

@@ -190,8 +190,10 @@ struct key_info {
   std::string_view name;
   /// @brief Unit of the value ("" for counts, flags and names).
   std::string_view unit;
-  /// @brief Smallest and largest value (numeric keys; both 0 for text keys).
-  double lo = 0, hi = 0;
+  /// @brief Smallest value (numeric keys; 0 for text keys).
+  double lo = 0;
+  /// @brief Largest value (numeric keys; 0 for text keys).
+  double hi = 0;
   /// @brief One line on what it sets.
   std::string_view meaning;
   /// @brief The field it sets.
@@ -389,19 +391,32 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
 /// data packet). Packets queued in switches depend on the controllers; the engine counts them
 /// during the run against the same limit (network_config::memory_limit).
 struct resource_estimate {
-  /// @brief Nodes (hosts and switches), links and switches.
-  std::uint64_t nodes = 0, links = 0, switches = 0;
+  /// @brief Nodes (hosts and switches).
+  std::uint64_t nodes = 0;
+  /// @brief Links (full duplex).
+  std::uint64_t links = 0;
+  /// @brief Switches.
+  std::uint64_t switches = 0;
   /// @brief Flows at most (long, incast, burst, and the CDF workload's cap).
   std::uint64_t flows = 0;
-  /// @brief Rows of the time series and its columns (time excluded).
-  std::uint64_t samples = 0, columns = 0;
+  /// @brief Rows of the time series.
+  std::uint64_t samples = 0;
+  /// @brief Columns of the time series (time excluded).
+  std::uint64_t columns = 0;
   /// @brief Scheduled application writes of the burst sources.
   std::uint64_t writes = 0;
   /// @brief Packets that fit on the links at once.
   std::uint64_t packets_on_links = 0;
-  /// @brief Bytes of each part.
-  std::uint64_t series_bytes = 0, writes_bytes = 0, flow_bytes = 0, topology_bytes = 0,
-                packet_bytes = 0;
+  /// @brief Bytes of the time series (engine, copy and CSV text).
+  std::uint64_t series_bytes = 0;
+  /// @brief Bytes of the scheduled writes.
+  std::uint64_t writes_bytes = 0;
+  /// @brief Bytes of the flows and their controllers.
+  std::uint64_t flow_bytes = 0;
+  /// @brief Bytes of nodes, ports and routes.
+  std::uint64_t topology_bytes = 0;
+  /// @brief Bytes of the packets the links hold.
+  std::uint64_t packet_bytes = 0;
   /// @brief The sum of the parts, bytes.
   [[nodiscard]] std::uint64_t total_bytes() const noexcept {
     return series_bytes + writes_bytes + flow_bytes + topology_bytes + packet_bytes;

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/testbench/packet.hpp"
@@ -59,16 +60,38 @@ class sender_cc {
   [[nodiscard]] virtual std::string name() const = 0;
 };
 
-/// @brief Adapter from any netcc controller `C` to sender_cc.
-///
-/// Forwards each event only if `C` has a handler for it: `on_ack(ack_event)`,
-/// `on_src(src_event)`, `on_cnp(cnp_event)`, `on_timeout(timestamp)`, `on_timer(timestamp)`,
-/// `on_send(...)`. Reads `cwnd()` and `pacing_rate()` if present.
+/// @brief The events `C` consumes: netcc::controller_traits<C>::events for a netcc::Controller;
+/// for a test double without traits, the events it has handlers for.
+template <class C>
+[[nodiscard]] consteval event_set testbench_events() {
+  if constexpr (requires { controller_traits<C>::events; }) {
+    return controller_traits<C>::events;
+  } else {
+    event_set e;
+    if constexpr (requires(C & c, const ack_event& a) { c.on_ack(a); }) e = e | cc_event::ack;
+    if constexpr (requires(C & c, const src_event& a) { c.on_src(a); }) e = e | cc_event::src;
+    if constexpr (requires(C & c, const cnp_event& a) { c.on_cnp(a); }) e = e | cc_event::cnp;
+    if constexpr (requires(C & c, timestamp t) { c.on_timer(t); }) e = e | cc_event::timer;
+    if constexpr (requires(C & c, timestamp t) { c.on_timeout(t); }) e = e | cc_event::timeout;
+    if constexpr (requires(C & c, const send_info& i, packet& p) { c.on_send(i, p); })
+      e = e | cc_event::send;
+    return e;
+  }
+}
+
+/// @brief Adapter from any netcc controller `C` to sender_cc, written once over the controller
+/// contract (netcc/control/controller_concepts.hpp): each event goes to `C` only if `C`
+/// consumes it (netcc::testbench::testbench_events), through the contract's handler. A send
+/// goes to `on_send(info, packet)` when `C` has that form (Bolt marks the packet), else to the
+/// contract's `on_send(payload, now)`. Outputs are the contract's `cwnd()` and `pacing_rate()`
+/// (a test double without them reads as unlimited).
 /// @code
-/// auto cc = std::make_unique<netcc::testbench::cc_model<my_controller>>("mine", params);
+/// auto cc = std::make_unique<netcc::testbench::cc_model<netcc::dctcp>>("dctcp", netcc::dctcp_params{});
 /// @endcode
 template <class C>
 class cc_model final : public sender_cc {
+  static constexpr event_set events = testbench_events<C>();
+
  public:
   /// @brief Construct the controller from `args`, naming it `name`.
   template <class... Args>
@@ -77,31 +100,33 @@ class cc_model final : public sender_cc {
 
   /// @copydoc sender_cc::on_ack
   void on_ack(const ack_event& a) override {
-    if constexpr (requires { c_.on_ack(a); }) c_.on_ack(a);
+    if constexpr (events.contains(cc_event::ack)) c_.on_ack(a);
   }
   /// @copydoc sender_cc::on_src
   void on_src(const src_event& s) override {
-    if constexpr (requires { c_.on_src(s); }) c_.on_src(s);
+    if constexpr (events.contains(cc_event::src)) c_.on_src(s);
   }
   /// @copydoc sender_cc::on_cnp
   void on_cnp(const cnp_event& e) override {
-    if constexpr (requires { c_.on_cnp(e); }) c_.on_cnp(e);
+    if constexpr (events.contains(cc_event::cnp)) c_.on_cnp(e);
   }
   /// @copydoc sender_cc::on_send
   void on_send(const send_info& s, packet& p) override {
-    if constexpr (requires { c_.on_send(s, p); }) {
-      c_.on_send(s, p);
-    } else if constexpr (requires { c_.on_send(s.payload, s.now); }) {
-      c_.on_send(s.payload, s.now);
+    if constexpr (events.contains(cc_event::send)) {
+      if constexpr (requires { c_.on_send(s, p); }) {
+        c_.on_send(s, p);
+      } else {
+        c_.on_send(s.payload, s.now);
+      }
     }
   }
   /// @copydoc sender_cc::on_timeout
   void on_timeout(timestamp now) override {
-    if constexpr (requires { c_.on_timeout(now); }) c_.on_timeout(now);
+    if constexpr (events.contains(cc_event::timeout)) c_.on_timeout(now);
   }
   /// @copydoc sender_cc::on_tick
   void on_tick(timestamp now) override {
-    if constexpr (requires { c_.on_timer(now); }) c_.on_timer(now);
+    if constexpr (events.contains(cc_event::timer)) c_.on_timer(now);
   }
   /// @copydoc sender_cc::tick_interval
   [[nodiscard]] duration tick_interval() const override { return tick_; }
@@ -117,8 +142,6 @@ class cc_model final : public sender_cc {
   [[nodiscard]] bit_rate pacing_rate() const override {
     if constexpr (requires { c_.pacing_rate(); }) {
       return c_.pacing_rate();
-    } else if constexpr (requires { c_.rate(); }) {
-      return c_.rate();
     } else {
       return bit_rate::max();
     }

@@ -1,0 +1,14 @@
+// expect: wrapping_clock<24[^>]*>.*wrapping_clock<64
+// SPDX-License-Identifier: MIT
+// FastTune's default INT stack has 64-bit timestamps: a 24-bit clock is named as the mismatch.
+#ifdef NETCC_COMPILE_FAIL
+#define CF_CLOCK24
+#endif
+#include "foreign_ack.hpp"
+
+#include <netcc/control/fasttune.hpp>
+
+void f() {
+  netcc::fasttune cc;
+  cc.on_ack(cf::ack{});
+}

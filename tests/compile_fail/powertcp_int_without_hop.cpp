@@ -1,0 +1,14 @@
+// expect: (required expression .*hop\(e, i\).* is invalid|hop\(e, i\).* would be invalid)
+// SPDX-License-Identifier: MIT
+// PowerTCP over INT: an ACK whose traits lack hop(e, i) is rejected with an error naming hop.
+#ifdef NETCC_COMPILE_FAIL
+#define CF_DROP_HOP
+#endif
+#include "foreign_ack.hpp"
+
+#include <netcc/control/powertcp.hpp>
+
+void f() {
+  netcc::powertcp cc;
+  cc.on_ack(cf::ack{});
+}
