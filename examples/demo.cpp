@@ -152,9 +152,10 @@ int main(int argc, char** argv) {
   csv << "\n";
 
   const double cap_per_step = static_cast<double>((link * step).count());
-  for (netcc::timestamp now{}; now < netcc::duration{opt.duration_us * 1000}; now += step) {
+  for (netcc::timestamp now{}; now < netcc::timestamp{netcc::duration{opt.duration_us * 1000}};
+       now += step) {
     if (flows.size() < static_cast<std::size_t>(opt.flows) &&
-        now >= join_gap * static_cast<long>(flows.size())) {
+        now >= netcc::timestamp{join_gap * static_cast<long>(flows.size())}) {
       flows.emplace_back(tau, static_cast<double>(bdp.count()));
     }
     // Fluid arrivals: each flow offers window / RTT, RTT = tau + queue / link.
@@ -165,7 +166,7 @@ int main(int argc, char** argv) {
     queue = queue + offered - sent;
     tx_total += static_cast<std::uint64_t>(sent);
     peak_queue = std::max(peak_queue, queue);
-    if (now > netcc::duration{opt.duration_us * 500}) {
+    if (now > netcc::timestamp{netcc::duration{opt.duration_us * 500}}) {
       util_sum += sent / cap_per_step;
       ++samples;
     }

@@ -292,9 +292,12 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
       return fail("unknown controller '" + tb::printable(name) + "' (netcc-sim list shows them)");
     run.push_back(std::move(*found));
   }
-  // Every output name is "<scenario>_<controller|plot>.<ext>": safe characters only.
-  for (const auto& c : run)
+  // Every output name is "<scenario>_<controller|plot>.<ext>": safe characters only; and every
+  // controller must accept the parameters the scenario derives for it.
+  for (const auto& c : run) {
     if (auto err = tb::check_file_name("controller", c.name); !err.empty()) return fail(err);
+    if (auto err = tb::check_controller(s, c); !err.empty()) return fail(err);
+  }
 
   if (dry_run) {
     const auto e = tb::estimate_resources(s);

@@ -102,3 +102,80 @@ RC_GTEST_PROP(Units, ExtremeOperandsSaturateInsteadOfOverflowing,
                                                  : exact);
   RC_ASSERT(static_cast<netcc::detail::i128>(x.count()) == clamped);
 }
+
+namespace {
+// The exact value clamped to int64, as every saturating operation must give.
+std::int64_t clamp128(netcc::detail::i128 v) {
+  constexpr auto lo = std::numeric_limits<std::int64_t>::min();
+  constexpr auto hi = std::numeric_limits<std::int64_t>::max();
+  return v > hi ? hi : (v < lo ? lo : static_cast<std::int64_t>(v));
+}
+}  // namespace
+
+TEST(Units, SameUnitArithmeticSaturatesAtTheLimits) {
+  EXPECT_EQ(netcc::bytes::max() + 1_B, netcc::bytes::max());
+  EXPECT_EQ(netcc::bytes::min() - 1_B, netcc::bytes::min());
+  EXPECT_EQ(-netcc::bytes::min(), netcc::bytes::max());
+  EXPECT_EQ(netcc::bytes::max() * 2, netcc::bytes::max());
+  EXPECT_EQ(-3 * netcc::bytes::max(), netcc::bytes::min());
+  EXPECT_EQ(netcc::bytes::min() / -1, netcc::bytes::max());
+  EXPECT_EQ(1500_B / 0, netcc::bytes::max());  // a zero divisor saturates, as rate / 0 does
+  EXPECT_EQ(netcc::bytes{-1} / 0, netcc::bytes::min());
+  EXPECT_EQ(netcc::bytes{0} / 0, netcc::bytes{0});
+  netcc::bytes b = netcc::bytes::max();
+  b += 1_B;
+  EXPECT_EQ(b, netcc::bytes::max());
+  b = netcc::bytes::min();
+  b -= 1_B;
+  EXPECT_EQ(b, netcc::bytes::min());
+  EXPECT_EQ(netcc::bit_rate::max() + 1_bps, netcc::bit_rate::max());
+  // Consistent with the mixed products: both saturate at the same limit.
+  EXPECT_EQ(netcc::bit_rate::max() * netcc::duration{1'000'000'000'000},
+            netcc::bytes::max() + netcc::bytes::max());
+}
+
+TEST(Units, TimestampIsAPointInTime) {
+  const netcc::timestamp sent{1'000}, acked{29'000};
+  const netcc::duration rtt = acked - sent;
+  EXPECT_EQ(rtt, 28_us);
+  EXPECT_EQ(acked + 2 * rtt, netcc::timestamp{85'000});
+  EXPECT_EQ(rtt + acked, acked + rtt);
+  EXPECT_EQ(acked - rtt, sent);
+  EXPECT_EQ(netcc::timestamp{5_us}.count(), 5000);
+  EXPECT_EQ(netcc::timestamp{5_us}.time_since_epoch(), 5_us);
+  EXPECT_LT(sent, acked);
+  EXPECT_EQ(netcc::timestamp{}, netcc::timestamp{0});
+  netcc::timestamp t = sent;
+  t += rtt;
+  EXPECT_EQ(t, acked);
+  t -= rtt;
+  EXPECT_EQ(t, sent);
+  // The ends of the clock saturate instead of overflowing.
+  EXPECT_EQ(netcc::timestamp::max() + 1_ns, netcc::timestamp::max());
+  EXPECT_EQ(netcc::timestamp::min() - 1_ns, netcc::timestamp::min());
+  EXPECT_EQ(netcc::timestamp::max() - netcc::timestamp::min(), netcc::duration::max());
+  EXPECT_EQ(netcc::timestamp::min() - netcc::timestamp::max(), netcc::duration::min());
+  static_assert(!std::is_convertible_v<netcc::duration, netcc::timestamp>);
+  static_assert(!std::is_convertible_v<std::int64_t, netcc::timestamp>);
+}
+
+RC_GTEST_PROP(Units, SameUnitSumsAndProductsAreTheExactValueClamped,
+              (std::int64_t a, std::int64_t b)) {
+  using netcc::detail::i128;
+  RC_ASSERT((netcc::bytes{a} + netcc::bytes{b}).count() == clamp128(i128{a} + b));
+  RC_ASSERT((netcc::bytes{a} - netcc::bytes{b}).count() == clamp128(i128{a} - b));
+  RC_ASSERT((netcc::bytes{a} * b).count() == clamp128(i128{a} * b));
+  RC_ASSERT((-netcc::bytes{a}).count() == clamp128(-i128{a}));
+  if (b != 0) RC_ASSERT((netcc::bytes{a} / b).count() == clamp128(i128{a} / b));
+}
+
+RC_GTEST_PROP(Units, TimestampArithmeticIsTheExactValueClamped, (std::int64_t a, std::int64_t b)) {
+  using netcc::detail::i128;
+  const netcc::timestamp t{a}, u{b};
+  RC_ASSERT((t - u).count() == clamp128(i128{a} - b));
+  RC_ASSERT((t + netcc::duration{b}).count() == clamp128(i128{a} + b));
+  RC_ASSERT((t - netcc::duration{b}).count() == clamp128(i128{a} - b));
+  // Away from the ends, subtraction undoes addition.
+  if (i128{a} + b == clamp128(i128{a} + b))
+    RC_ASSERT(t + netcc::duration{b} - netcc::duration{b} == t);
+}

@@ -141,6 +141,11 @@ case "$case_name" in
       || die "a UTF-8 BOM was not skipped: $(cat "$scratch/stderr")"
     [ -s "$scratch/work/out/bom_fixed-bdp.csv" ] || die "no bom_fixed-bdp.csv"
     echo "ok [$case_name]: BOM skipped" ;;
+  controller_params)
+    # A 1 Mbps NIC is below TIMELY's 10 Mbps delta and floor: reported before anything runs,
+    # not silently replaced by defaults.
+    reject 'timely: the scenario gives invalid parameters: timely.delta = 10000000 bps: must be in \[0, line_rate\]' \
+      --cc fixed-bdp,timely --set host_gbps=0.001 --duration 600 ;;
   nul_in_file)
     printf 'senders = 12\000\n' >nul.scn
     reject 'nul.scn:1: a NUL byte' nul.scn ;;

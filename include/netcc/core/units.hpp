@@ -17,10 +17,15 @@
 ///
 /// All of them compute with a 128-bit intermediate and saturate at the limits of the 64-bit
 /// result instead of overflowing; a zero divisor yields the saturated maximum (with the sign
-/// of the dividend), so the functions are total.
+/// of the dividend), so the functions are total. Same-unit arithmetic saturates too
+/// (`bytes::max() + 1_B == bytes::max()`, `-bytes::min() == bytes::max()`), so no expression
+/// of netcc's quantities has undefined behaviour.
 ///
-/// Time is `std::chrono::nanoseconds` (netcc::duration); event times are durations since an
-/// epoch the caller chooses (netcc::timestamp), so a stack passes its own clock reading.
+/// An interval is `std::chrono::nanoseconds` (netcc::duration). An event time is a
+/// netcc::timestamp: a point on a clock the caller chooses, in nanoseconds since its epoch. It
+/// is a type of its own, so `timestamp + timestamp` does not compile, while
+/// `timestamp - timestamp` is a duration and `timestamp + duration` a timestamp (both
+/// saturating at the ends of the clock).
 ///
 /// @code
 /// using namespace netcc::literals;
@@ -43,11 +48,106 @@ namespace netcc {
 /// @brief Time interval with nanosecond resolution; the time type of every netcc interface.
 using duration = std::chrono::nanoseconds;
 
-/// @brief A point in time, as nanoseconds since an epoch chosen by the caller.
+namespace detail {
+
+/// a + b, saturating at the limits of int64.
+[[nodiscard]] constexpr std::int64_t sat_add(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t r = 0;
+  if (!__builtin_add_overflow(a, b, &r)) return r;
+  return b > 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+/// a - b, saturating at the limits of int64.
+[[nodiscard]] constexpr std::int64_t sat_sub(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t r = 0;
+  if (!__builtin_sub_overflow(a, b, &r)) return r;
+  return b < 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+/// a * b, saturating at the limits of int64.
+[[nodiscard]] constexpr std::int64_t sat_mul(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t r = 0;
+  if (!__builtin_mul_overflow(a, b, &r)) return r;
+  return (a < 0) != (b < 0) ? std::numeric_limits<std::int64_t>::min()
+                            : std::numeric_limits<std::int64_t>::max();
+}
+/// a / b toward zero, total: a zero divisor gives the limit with the sign of `a` (0 for 0), and
+/// min / -1 gives max.
+[[nodiscard]] constexpr std::int64_t sat_div(std::int64_t a, std::int64_t b) noexcept {
+  if (b == 0)
+    return a > 0 ? std::numeric_limits<std::int64_t>::max()
+                 : (a < 0 ? std::numeric_limits<std::int64_t>::min() : 0);
+  if (b == -1)
+    return a == std::numeric_limits<std::int64_t>::min() ? std::numeric_limits<std::int64_t>::max()
+                                                         : -a;
+  return a / b;
+}
+
+}  // namespace detail
+
+/// @brief A point in time: nanoseconds since an epoch chosen by the caller.
 ///
-/// netcc never reads a clock: every event carries its time as a `timestamp`. Only
-/// differences between timestamps of one caller are meaningful.
-using timestamp = std::chrono::nanoseconds;
+/// netcc never reads a clock: every event carries its time as a `timestamp`, and only
+/// differences between timestamps of one caller are meaningful. The arithmetic a point in time
+/// has, and no more: `t - t` is a netcc::duration, `t + d`, `d + t` and `t - d` are
+/// timestamps; `t + t` does not compile (tests/compile_fail/timestamp_plus_timestamp.cpp).
+/// Every operation saturates at the ends of the int64 clock instead of overflowing, so an event
+/// at `timestamp::min()` or `timestamp::max()` is as defined as any other.
+/// @code
+/// netcc::timestamp sent{1'000}, acked{29'000};
+/// netcc::duration rtt = acked - sent;          // 28 us
+/// netcc::timestamp deadline = acked + 2 * rtt; // 85 us
+/// @endcode
+class timestamp {
+ public:
+  /// @brief The count's type: signed 64-bit nanoseconds.
+  using rep = std::int64_t;
+  /// @brief The epoch itself (0 ns).
+  constexpr timestamp() noexcept = default;
+  /// @brief `ns` nanoseconds after the epoch.
+  constexpr explicit timestamp(rep ns) noexcept : ns_(ns) {}
+  /// @brief `since_epoch` after the epoch.
+  constexpr explicit timestamp(duration since_epoch) noexcept : ns_(since_epoch.count()) {}
+  /// @brief Nanoseconds since the epoch.
+  [[nodiscard]] constexpr rep count() const noexcept { return ns_; }
+  /// @brief The interval since the epoch.
+  [[nodiscard]] constexpr duration time_since_epoch() const noexcept { return duration{ns_}; }
+  /// @brief The earliest representable time.
+  [[nodiscard]] static constexpr timestamp min() noexcept {
+    return timestamp{std::numeric_limits<rep>::min()};
+  }
+  /// @brief The latest representable time.
+  [[nodiscard]] static constexpr timestamp max() noexcept {
+    return timestamp{std::numeric_limits<rep>::max()};
+  }
+  /// @brief The interval from `b` to `a`, saturating.
+  [[nodiscard]] friend constexpr duration operator-(timestamp a, timestamp b) noexcept {
+    return duration{detail::sat_sub(a.ns_, b.ns_)};
+  }
+  /// @brief `d` after `t`, saturating.
+  [[nodiscard]] friend constexpr timestamp operator+(timestamp t, duration d) noexcept {
+    return timestamp{detail::sat_add(t.ns_, d.count())};
+  }
+  /// @brief `d` after `t`, saturating.
+  [[nodiscard]] friend constexpr timestamp operator+(duration d, timestamp t) noexcept {
+    return t + d;
+  }
+  /// @brief `d` before `t`, saturating.
+  [[nodiscard]] friend constexpr timestamp operator-(timestamp t, duration d) noexcept {
+    return timestamp{detail::sat_sub(t.ns_, d.count())};
+  }
+  /// @brief Move `d` later, saturating.
+  constexpr timestamp& operator+=(duration d) noexcept { return *this = *this + d; }
+  /// @brief Move `d` earlier, saturating.
+  constexpr timestamp& operator-=(duration d) noexcept { return *this = *this - d; }
+  /// @brief Same instant.
+  friend constexpr bool operator==(timestamp, timestamp) noexcept = default;
+  /// @brief Earlier or later.
+  friend constexpr std::strong_ordering operator<=>(timestamp, timestamp) noexcept = default;
+
+ private:
+  rep ns_ = 0;
+};
 
 namespace detail {
 
@@ -72,35 +172,36 @@ class quantity {
     return Derived{std::numeric_limits<rep>::min()};
   }
 
+  // Saturating, as rate x time is: a sum past the limit is the limit, never a wrap.
   [[nodiscard]] friend constexpr Derived operator+(Derived a, Derived b) noexcept {
-    return Derived{a.count() + b.count()};
+    return Derived{sat_add(a.count(), b.count())};
   }
   [[nodiscard]] friend constexpr Derived operator-(Derived a, Derived b) noexcept {
-    return Derived{a.count() - b.count()};
+    return Derived{sat_sub(a.count(), b.count())};
   }
   [[nodiscard]] friend constexpr Derived operator-(Derived a) noexcept {
-    return Derived{-a.count()};
+    return Derived{sat_sub(0, a.count())};
   }
   [[nodiscard]] friend constexpr Derived operator*(Derived a, rep k) noexcept {
-    return Derived{a.count() * k};
+    return Derived{sat_mul(a.count(), k)};
   }
   [[nodiscard]] friend constexpr Derived operator*(rep k, Derived a) noexcept {
-    return Derived{a.count() * k};
+    return Derived{sat_mul(a.count(), k)};
   }
-  /// Integer division, toward zero.
+  /// Integer division, toward zero; total (see detail::sat_div).
   [[nodiscard]] friend constexpr Derived operator/(Derived a, rep k) noexcept {
-    return Derived{a.count() / k};
+    return Derived{sat_div(a.count(), k)};
   }
   /// Ratio of two same-unit quantities, as a plain number.
   [[nodiscard]] friend constexpr double operator/(Derived a, Derived b) noexcept {
     return static_cast<double>(a.count()) / static_cast<double>(b.count());
   }
   constexpr Derived& operator+=(Derived b) noexcept {
-    n_ += b.count();
+    n_ = sat_add(n_, b.count());
     return static_cast<Derived&>(*this);
   }
   constexpr Derived& operator-=(Derived b) noexcept {
-    n_ -= b.count();
+    n_ = sat_sub(n_, b.count());
     return static_cast<Derived&>(*this);
   }
   friend constexpr bool operator==(Derived a, Derived b) noexcept { return a.n_ == b.n_; }

@@ -28,6 +28,8 @@
 #include <cstdint>
 #include <ratio>
 
+#include "netcc/core/units.hpp"
+
 namespace netcc {
 
 /// @brief Modular arithmetic on the low `Bits` bits of a 64-bit word.
@@ -99,6 +101,10 @@ struct wrapping_clock {
   [[nodiscard]] static constexpr raw_type encode(std::chrono::nanoseconds t) noexcept {
     return modular<Bits>::wrap(std::bit_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::duration<std::int64_t, Period>>(t).count()));
+  }
+  /// @brief The raw reading of this clock at `t` (its time since the epoch, encoded as above).
+  [[nodiscard]] static constexpr raw_type encode(timestamp t) noexcept {
+    return encode(t.time_since_epoch());
   }
 };
 

@@ -9,6 +9,8 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "netcc/control/dctcp.hpp"
 #include "netcc/control/fasttune.hpp"
 #include "netcc/control/hpcc.hpp"
+#include "netcc/control/make.hpp"
 #include "netcc/control/powertcp.hpp"
 #include "netcc/control/swift.hpp"
 #include "netcc/control/timely.hpp"
@@ -26,6 +29,22 @@
 #include "netcc/testbench/sender_cc.hpp"
 
 namespace netcc::testbench {
+
+/// @brief A controller built by checked construction (netcc::make): the parameters a scenario
+/// derives are validated, and a bad one throws std::invalid_argument naming the controller and
+/// every field, value and rule (the runner reports it and exits 2), instead of the controller
+/// silently falling back to its defaults.
+template <class C>
+[[nodiscard]] std::unique_ptr<cc_model<C>> checked_model(
+    const std::string& name, const typename controller_traits<C>::params_type& p) {
+  auto made = make<C>(p);
+  if (!made) {
+    std::string why;
+    for (const auto& e : made.errors()) why += (why.empty() ? "" : "; ") + e.message();
+    throw std::invalid_argument(name + ": the scenario gives invalid parameters: " + why);
+  }
+  return std::make_unique<cc_model<C>>(name, std::move(made).value());
+}
 
 /// @brief Every controller the runner knows, in display order.
 [[nodiscard]] inline std::vector<cc_entry> controllers() {
@@ -40,14 +59,14 @@ namespace netcc::testbench {
   // path's base RTT, N = the scenario's expected flows.
   v.push_back({"powertcp", "PowerTCP with INT (NSDI'22 Algorithm 1)", nullptr,
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<powertcp>>(
+                 return checked_model<powertcp>(
                      "powertcp", powertcp_params{.host_rate = c.host_rate,
                                                  .base_rtt = c.base_rtt,
                                                  .expected_flows = c.expected_flows});
                }});
   v.push_back({"theta-powertcp", "theta-PowerTCP, RTT only (NSDI'22 Algorithm 2)", nullptr,
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<theta_powertcp>>(
+                 return checked_model<theta_powertcp>(
                      "theta-powertcp", theta_powertcp_params{.host_rate = c.host_rate,
                                                              .base_rtt = c.base_rtt,
                                                              .expected_flows = c.expected_flows});
@@ -59,7 +78,7 @@ namespace netcc::testbench {
   v.push_back({"timely", "TIMELY, RTT gradient (SIGCOMM'15 Algorithm 1)",
                [](switch_config& sw, const cc_context&) { sw.int_push = false; },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<timely>>(
+                 return checked_model<timely>(
                      "timely", timely_params{.min_rtt = c.base_rtt, .line_rate = c.host_rate});
                }});
   // Swift: RTT samples only, the defaults of netcc::swift_params (50 us base target and a
@@ -67,8 +86,7 @@ namespace netcc::testbench {
   v.push_back({"swift", "Swift, delay target with flow scaling (SIGCOMM'20 Algorithm 1)",
                [](switch_config& sw, const cc_context&) { sw.int_push = false; },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<swift>>("swift",
-                                                          swift_params{.mss = c.mtu - bytes{40}});
+                 return checked_model<swift>("swift", swift_params{.mss = c.mtu - bytes{40}});
                }});
   // TCP Vegas: RTT samples only, a window of whole segments (MSS = MTU - 40 B of IPv4 and TCP
   // headers), the paper's alpha = 2, beta = 4, gamma = 1, and growth only while the window limits
@@ -77,15 +95,15 @@ namespace netcc::testbench {
   v.push_back({"vegas", "TCP Vegas, RTT only (Brakmo-Peterson 1995; seed 003 Alg. 3)",
                [](switch_config& sw, const cc_context&) { sw.int_push = false; },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<vegas>>(
+                 return checked_model<vegas>(
                      "vegas", vegas_params{.mss = c.mtu - bytes{40}, .cwnd_limited_growth = true});
                }});
   v.push_back({"hpcc", "HPCC with INT (SIGCOMM'19 Algorithm 1)", nullptr,
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<hpcc>>(
-                     "hpcc", hpcc_params{.host_rate = c.host_rate,
-                                         .base_rtt = c.base_rtt,
-                                         .expected_flows = c.expected_flows});
+                 return checked_model<hpcc>("hpcc",
+                                            hpcc_params{.host_rate = c.host_rate,
+                                                        .base_rtt = c.base_rtt,
+                                                        .expected_flows = c.expected_flows});
                }});
   // HPCC+ (FastTune §V-A "Schemes"): HPCC without its additive-increase stages (maxStage = 0),
   // the comparison FastTune's evaluation adds; otherwise HPCC's parameters.
@@ -95,7 +113,7 @@ namespace netcc::testbench {
                                .base_rtt = c.base_rtt,
                                .expected_flows = c.expected_flows};
                  p.max_stage = 0;
-                 return std::make_unique<cc_model<hpcc>>("hpcc-plus", p);
+                 return checked_model<hpcc>("hpcc-plus", p);
                }});
   // Bolt: the switches run Bolt's ingress (SRCs at CC_THRESH, PRU and supply tokens, INC;
   // NSDI'23 Algorithm 1) instead of pushing INT; the sender is Algorithm 2 with §4.2's
@@ -109,11 +127,11 @@ namespace netcc::testbench {
                  sw.bolt_cfg.mtu = c.mtu;
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<bolt_sender>>(
-                     "bolt", bolt_sender_params{.mtu = c.mtu,
-                                                .mss = c.mtu - bytes{40},
-                                                .host_rate = c.host_rate,
-                                                .base_rtt = c.base_rtt});
+                 return checked_model<bolt_sender>("bolt",
+                                                   bolt_sender_params{.mtu = c.mtu,
+                                                                      .mss = c.mtu - bytes{40},
+                                                                      .host_rate = c.host_rate,
+                                                                      .base_rtt = c.base_rtt});
                }});
   // FastTune: INT comes padded into ACKs and S-ACKs by FastTune switches (Algorithm 1), not
   // pushed onto data packets.
@@ -123,7 +141,7 @@ namespace netcc::testbench {
                  sw.fasttune = true;
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<fasttune>>(
+                 return checked_model<fasttune>(
                      "fasttune", fasttune_params{.host_rate = c.host_rate,
                                                  .base_rtt = c.base_rtt,
                                                  .expected_flows = c.expected_flows});
@@ -138,8 +156,7 @@ namespace netcc::testbench {
                  sw.ecn_kmin = sw.ecn_kmax = (c.bottleneck_rate * c.base_rtt) / 7 + c.mtu;
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return std::make_unique<cc_model<dctcp>>("dctcp",
-                                                          dctcp_params{.mss = c.mtu - bytes{40}});
+                 return checked_model<dctcp>("dctcp", dctcp_params{.mss = c.mtu - bytes{40}});
                }});
   // DCQCN: RED/ECN at the switches with the seed's Table II (K_min 5 kB, K_max 200 kB,
   // P_max 1 %), marked at dequeue as RoCE switches do, CNPs from the receiver's notification point (network_config::cnp_interval,
@@ -154,8 +171,7 @@ namespace netcc::testbench {
                  sw.ecn_at_dequeue = true;
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 auto m = std::make_unique<cc_model<dcqcn>>("dcqcn",
-                                                            dcqcn_params{.line_rate = c.host_rate});
+                 auto m = checked_model<dcqcn>("dcqcn", dcqcn_params{.line_rate = c.host_rate});
                  m->set_tick(duration{5'000});
                  return m;
                }});

@@ -949,6 +949,28 @@ struct run_summary {
          hops_on_path * (cfg.mtu / slowest + cfg.control_size / slowest);
 }
 
+/// @brief What run_scenario tells each controller factory about `s` (netcc::testbench::cc_context).
+[[nodiscard]] inline cc_context scenario_cc_context(const scenario& s,
+                                                    const network_config& cfg = {}) {
+  return {.host_rate = bit_rate{static_cast<std::int64_t>(s.host_gbps * 1e9)},
+          .base_rtt = scenario_base_rtt(s, cfg),
+          .expected_flows = s.expected_flows,
+          .mtu = cfg.mtu,
+          .bottleneck_rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)}};
+}
+
+/// @brief Empty when controller `cc` can be built for `s` (its factory's checked construction
+/// accepts the parameters the scenario derives); otherwise the reason, naming fields, values
+/// and rules. The runner asks this before it runs or writes anything.
+[[nodiscard]] inline std::string check_controller(const scenario& s, const cc_entry& cc) {
+  try {
+    (void)cc.make(scenario_cc_context(s));
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
 /// @brief Build and run `s` with controller `cc`; the time series goes to `ts_out`.
 inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& ts_out) {
   network_config cfg{.seed = s.seed,
@@ -964,11 +986,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   link_spec core = edge;
   core.rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)};
   const duration base_rtt = scenario_base_rtt(s, cfg);
-  const cc_context ctx{.host_rate = edge.rate,
-                       .base_rtt = base_rtt,
-                       .expected_flows = s.expected_flows,
-                       .mtu = cfg.mtu,
-                       .bottleneck_rate = core.rate};
+  const cc_context ctx = scenario_cc_context(s, cfg);
   switch_config sw{};
   if (cc.configure_switch) cc.configure_switch(sw, ctx);
   sw.pfc = s.pfc != 0;
