@@ -85,4 +85,32 @@ void BM_rate_times_duration(benchmark::State& state) {
 }
 BENCHMARK(BM_rate_times_duration);
 
+// Same-unit arithmetic saturates (units.hpp): a sum of two byte counts and a timestamp step,
+// each checked for overflow, as controllers and the engine do per packet.
+void BM_bytes_saturating_add(benchmark::State& state) {
+  const auto v = random_words(1024);
+  std::size_t i = 0;
+  netcc::bytes acc{0};
+  for (auto _ : state) {
+    acc += netcc::bytes{static_cast<std::int64_t>(v[i & 1023] >> 1)};
+    benchmark::DoNotOptimize(acc);
+    ++i;
+  }
+}
+BENCHMARK(BM_bytes_saturating_add);
+
+void BM_timestamp_step_and_diff(benchmark::State& state) {
+  const auto v = random_words(1024);
+  std::size_t i = 0;
+  netcc::timestamp t{0};
+  for (auto _ : state) {
+    const netcc::timestamp next =
+        t + netcc::duration{static_cast<std::int64_t>(v[i & 1023] % 100'000)};
+    benchmark::DoNotOptimize(next - t);
+    t = next;
+    ++i;
+  }
+}
+BENCHMARK(BM_timestamp_step_and_diff);
+
 }  // namespace

@@ -7,7 +7,9 @@
 #include <memory>
 
 #include <netcc/control/powertcp.hpp>
+#include <netcc/testbench/metrics.hpp>
 #include <netcc/testbench/network.hpp>
+#include <netcc/testbench/scenario.hpp>
 #include <netcc/testbench/topology.hpp>
 
 namespace {
@@ -58,5 +60,34 @@ void BM_dumbbell_powertcp(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(hops), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_dumbbell_powertcp)->Arg(1)->Arg(8)->Unit(benchmark::kMillisecond);
+
+// The runner's CSV (metrics.hpp): integer-ns time and shortest round-trip doubles
+// (std::to_chars) for a 100k-row, 5-column series, in rows per second.
+void BM_format_csv(benchmark::State& state) {
+  tb::series ts;
+  ts.names = {"queue_bytes", "bottleneck_gbps", "long0_cwnd_bytes", "long0_rate_gbps",
+              "long0_goodput_gbps"};
+  ts.columns.resize(5);
+  for (int r = 0; r < 100'000; ++r) {
+    ts.t.push_back(netcc::timestamp{std::int64_t{r} * 1000});
+    for (int c = 0; c < 5; ++c)
+      ts.columns[static_cast<std::size_t>(c)].push_back(r * 1.37 + c / 3.0);
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(tb::format_csv(ts));
+  state.counters["rows_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()) * 1e5,
+                                                    benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_format_csv)->Unit(benchmark::kMillisecond);
+
+// The resource estimate a run is checked against before it starts (scenario.hpp).
+void BM_estimate_resources(benchmark::State& state) {
+  tb::scenario s;
+  s.topology = "leafspine";
+  s.leaves = 64;
+  s.spines = 64;
+  s.hosts_per_leaf = 256;
+  for (auto _ : state) benchmark::DoNotOptimize(tb::estimate_resources(s).total_bytes());
+}
+BENCHMARK(BM_estimate_resources);
 
 }  // namespace
