@@ -310,8 +310,7 @@ class int_power {
       if (b <= bit_rate::zero()) continue;  // e = b^2 tau = 0: cannot normalise this hop
       // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
       // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
-      const T p =
-          detail::powertcp_hop_power<T>(detail::powertcp_sat_add(dq, dtx), dt, q32, b, tau, pmax);
+      const T p = detail::powertcp_hop_power<T>(detail::sat_add(dq, dtx), dt, q32, b, tau, pmax);
       if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
     }
     return best;
@@ -358,13 +357,13 @@ class rtt_power {
       remember(rtt, now);
       return {};
     }
-    const duration dt{detail::powertcp_sat_sub(now.count(), prev_t_.count())};  // line 11
+    const duration dt = now - prev_t_;  // line 11 (saturating: no negation of INT64_MIN)
     if (dt <= duration::zero()) {
       if (dt < duration::zero()) remember(rtt, now);  // reordered: resync
       return {};                                      // dt == 0: keep the earlier sample
     }
     const T zero = num<T>(0), one = num<T>(1), pmax = powertcp_max_power<T>();
-    const std::int64_t drtt = detail::powertcp_sat_sub(rtt.count(), prev_rtt_.count());
+    const std::int64_t drtt = detail::sat_sub(rtt.count(), prev_rtt_.count());
     const T current = clamp_num(ratio<T>(drtt, dt.count()) + one, zero, pmax);    // thetadot + 1
     const T voltage = clamp_num(ratio<T>(rtt.count(), tau.count()), zero, pmax);  // RTT / tau
     remember(rtt, now);

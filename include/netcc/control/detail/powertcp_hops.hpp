@@ -25,17 +25,6 @@
 
 namespace netcc::detail {
 
-/// Saturating a + b.
-[[nodiscard]] constexpr std::int64_t powertcp_sat_add(std::int64_t a, std::int64_t b) noexcept {
-  return saturate_i64(i128{a} + b);
-}
-
-/// Saturating a - b, computed in 128 bits: no operand is ever negated, so b = INT64_MIN (an
-/// event at timestamp{INT64_MIN}) is as well defined as any other value.
-[[nodiscard]] constexpr std::int64_t powertcp_sat_sub(std::int64_t a, std::int64_t b) noexcept {
-  return saturate_i64(i128{a} - b);
-}
-
 /// Queue length as kept in a record: clamped to [0, 2^32 - 1] bytes.
 [[nodiscard]] constexpr std::uint32_t powertcp_qlen32(bytes q) noexcept {
   if (q.count() <= 0) return 0;
