@@ -303,7 +303,7 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
     const auto e = tb::estimate_resources(s);
     std::printf(
         "scenario %s: %llu nodes, %llu links, %llu flows at most, %llu samples x %llu columns, "
-        "%llu scheduled writes, %llu packets on the links at most\n"
+        "%llu scheduled writes, %llu packets on the links at most, %llu engine events at most\n"
         "memory per run: about %.1f MiB (limit %.0f MiB); %zu controller run(s)\n"
         "data: %s\n",
         s.name.c_str(), static_cast<unsigned long long>(e.nodes),
@@ -311,7 +311,7 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
         static_cast<unsigned long long>(e.samples), static_cast<unsigned long long>(e.columns),
         static_cast<unsigned long long>(e.writes),
         static_cast<unsigned long long>(e.packets_on_links),
-        static_cast<double>(e.total_bytes()) / (1 << 20),
+        static_cast<unsigned long long>(e.events), static_cast<double>(e.total_bytes()) / (1 << 20),
         static_cast<double>(tb::memory_limit(s)) / (1 << 20), run.size(),
         tb::printable(s.data_dir).c_str());
     return 0;

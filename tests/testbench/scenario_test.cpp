@@ -150,6 +150,9 @@ TEST(Scenario, EstimateNamesTheKeysOfEachBlowUp) {
   EXPECT_EQ(e.nodes, 64u * 256 + 128);
   EXPECT_EQ(e.links, 64u * 256 + 64 * 64);
   EXPECT_LT(e.total_bytes(), std::uint64_t{1} << 30);
+  // The default incast: one long flow at 100 Gbps for 3 ms (25,000 packets) and 10 x 500 kB
+  // (10 x 334 packets), 4 events per packet per hop, 2 hops: 226,720 events.
+  EXPECT_EQ(tb::estimate_resources(tb::scenario{}).events, 8u * (25'000 + 10 * 334));
   EXPECT_EQ(tb::check(s), "");
   // The key itself, and its default of half the machine.
   s = with({{"max_memory_mb", "1"}, {"sample_ns", "100"}});

@@ -407,6 +407,11 @@ struct resource_estimate {
   std::uint64_t writes = 0;
   /// @brief Packets that fit on the links at once.
   std::uint64_t packets_on_links = 0;
+  /// @brief Engine events at most: every data packet the senders' NICs can emit in the run
+  /// (long and on/off flows at the NIC rate, incast bytes, the CDF workload's offered load),
+  /// each with a transmission and an arrival per hop for it and for its ACK. A measure of run
+  /// time, not memory: it is printed by `netcc-sim --dry-run`, not checked against a limit.
+  std::uint64_t events = 0;
   /// @brief Bytes of the time series (engine, copy and CSV text).
   std::uint64_t series_bytes = 0;
   /// @brief Bytes of the scheduled writes.
@@ -507,6 +512,21 @@ namespace detail {
             (s.cdf != "none" ? static_cast<std::uint64_t>(s.cdf_max_flows) : 0);
   // A flow, its controller (at most a few hundred bytes) and the workload's record of it.
   e.flow_bytes = sat_mul(e.flows, network::bytes_per_flow() + 1024);
+  // Data packets: unbounded flows send at most their NIC rate for the whole run; finite ones
+  // their bytes; the CDF workload its offered load.
+  const double mtu = static_cast<double>(cfg.mtu.count());
+  const double run_s = s.duration_us * 1e-6;
+  const double packets =
+      (s.long_flows + s.burst_flows) * host_bps * run_s / 8 / mtu +
+      static_cast<double>(s.incast_flows) *
+          std::ceil(static_cast<double>(s.incast_size_bytes) / mtu) +
+      (s.cdf != "none"
+           ? s.cdf_load *
+                 (s.topology == "leafspine" ? static_cast<double>(hosts) * host_bps : core_bps) *
+                 run_s / 8 / mtu
+           : 0.0);
+  const std::uint64_t hops = s.topology == "star" ? 2 : (s.topology == "dumbbell" ? 3 : 4);
+  e.events = sat_mul(count_of(packets), 4 * hops);
   return e;
 }
 
