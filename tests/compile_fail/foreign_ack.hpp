@@ -34,29 +34,49 @@ struct netcc::feedback_traits<cf::ack> {
   using timestamp_clock = netcc::wrapping_clock<64>;
 #endif
   using tx_counter = netcc::wrapping_counter<64, 1>;
-  static netcc::timestamp now(const cf::ack& a) { return netcc::timestamp{a.t}; }
-  static netcc::sequence ack_seq(const cf::ack& a) { return a.seq; }
-  static netcc::sequence snd_nxt(const cf::ack& a) { return a.nxt; }
-  static netcc::bytes acked_bytes(const cf::ack& a) { return netcc::bytes{a.len}; }
+  static netcc::timestamp now(const cf::ack& a) {
+    return netcc::timestamp{a.t};
+  }
+  static netcc::sequence ack_seq(const cf::ack& a) {
+    return a.seq;
+  }
+  static netcc::sequence snd_nxt(const cf::ack& a) {
+    return a.nxt;
+  }
+  static netcc::bytes acked_bytes(const cf::ack& a) {
+    return netcc::bytes{a.len};
+  }
 #ifndef CF_DROP_RTT
-  static netcc::duration rtt(const cf::ack& a) { return netcc::duration{a.rtt}; }
+  static netcc::duration rtt(const cf::ack& a) {
+    return netcc::duration{a.rtt};
+  }
 #endif
 #ifndef CF_DROP_ECN
-  static bool ecn_echo(const cf::ack& a) { return a.ce; }
+  static bool ecn_echo(const cf::ack& a) {
+    return a.ce;
+  }
 #endif
 #ifndef CF_DROP_INC
-  static bool inc(const cf::ack& a) { return a.inc; }
+  static bool inc(const cf::ack& a) {
+    return a.inc;
+  }
 #endif
-  static std::size_t hop_count(const cf::ack&) { return 0; }
+  static std::size_t hop_count(const cf::ack&) {
+    return 0;
+  }
 #ifndef CF_DROP_HOP
-  static netcc::int_hop hop(const cf::ack&, std::size_t) { return {}; }
+  static netcc::int_hop hop(const cf::ack&, std::size_t) {
+    return {};
+  }
 #endif
 };
 
 template <>
 struct netcc::feedback_traits<cf::cnp> {
 #ifndef CF_DROP_CNP_NOW
-  static netcc::timestamp now(const cf::cnp& c) { return netcc::timestamp{c.t}; }
+  static netcc::timestamp now(const cf::cnp& c) {
+    return netcc::timestamp{c.t};
+  }
 #endif
 };
 
@@ -65,8 +85,14 @@ struct netcc::feedback_traits<cf::src> {
   using src_clock = netcc::wrapping_clock<32>;
   static netcc::timestamp now(const cf::src& s) { return netcc::timestamp{s.t}; }
 #ifndef CF_DROP_QUEUE_SIZE
-  static netcc::bytes queue_size(const cf::src& s) { return netcc::bytes{s.queue}; }
+  static netcc::bytes queue_size(const cf::src& s) {
+    return netcc::bytes{s.queue};
+  }
 #endif
-  static netcc::bit_rate link_rate(const cf::src&) { return netcc::bit_rate{100'000'000'000}; }
-  static std::uint64_t tx_timestamp(const cf::src& s) { return s.tx; }
+  static netcc::bit_rate link_rate(const cf::src&) {
+    return netcc::bit_rate{100'000'000'000};
+  }
+  static std::uint64_t tx_timestamp(const cf::src& s) {
+    return s.tx;
+  }
 };
