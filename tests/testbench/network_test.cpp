@@ -28,12 +28,14 @@ class rtt_probe {
     min_rtt_ = std::min(min_rtt_, a.rtt);
     ++acks_;
     hops_ = a.hops.size();
+    min_hops_ = std::min(min_hops_, a.hops.size());
   }
   [[nodiscard]] netcc::bytes cwnd() const { return w_; }
   netcc::bytes w_;
   netcc::duration min_rtt_ = netcc::duration::max();
   int acks_ = 0;
   std::size_t hops_ = 0;
+  std::size_t min_hops_ = 99;
 };
 
 // A fixed window that asks for INC on every data packet and records the Bolt SRCs and INC
@@ -344,6 +346,27 @@ TEST(Network, DelayedAcksCoverEveryNPacketsTheEndOfDataAndATimer) {
     EXPECT_GE(net.stats(f).acked, 30 * 4380_B);
     EXPECT_EQ(net.stats(f).acked.count() % 1460, 0);
     EXPECT_EQ(net.bytes_in_network(), 0u);  // everything sent was delivered and acknowledged
+  }
+}
+
+// Issue 20: ACKs the delayed-ACK timer releases (and those a CE change sends early) reflect the
+// INT of the latest packet they cover, as ACKs sent at once do; without it an INT controller
+// whose window holds fewer than ack_every packets sees no INT at all and stops adapting.
+TEST(Network, DelayedAcksReflectInt) {
+  for (const bool ecn : {false, true}) {
+    tb::network net{{.sample_interval = netcc::duration{0}, .ack_every = 4}};
+    const auto c = tb::make_chain(net, 3, {.rate = 100_Gbps, .delay = 1_us},
+                                  {{.rate = 10_Gbps, .delay = 1_us}},
+                                  {.ecn = ecn, .ecn_kmin = 3_KB, .ecn_kmax = 6_KB});
+    auto probe = std::make_unique<tb::cc_model<rtt_probe>>("probe", 4380_B);  // 3 packets
+    const auto* p = probe.get();
+    net.add_flow({.src = c.hosts[0],
+                  .dst = c.hosts[2],
+                  .stop = netcc::timestamp{200'000},
+                  .cc = std::move(probe)});
+    net.run_until(netcc::timestamp{1'000'000});
+    EXPECT_GE(p->controller().acks_, 8);
+    EXPECT_EQ(p->controller().min_hops_, 3u) << "ecn " << ecn;  // every ACK: three switches
   }
 }
 

@@ -482,6 +482,7 @@ class network {
     bool wakeup_pending = false;
     timestamp wakeup_at = timestamp::max();
   };
+  static constexpr std::uint32_t no_packet = std::numeric_limits<std::uint32_t>::max();
   struct flow_state {
     node_id src = 0, dst = 0;
     bytes size{};
@@ -507,7 +508,9 @@ class network {
     std::uint32_t delack_gen = 0;
     bool held_ce = false, held_inc = false;
     bytes held_bytes{};
-    timestamp held_sent_at{};
+    // The latest held data packet, kept in the pool to become the held ACK: its INT, send
+    // time and flags are reflected in place, as an ACK sent at once reflects its packet's.
+    std::uint32_t held_pkt = no_packet;
     flow_stats stats{};
   };
 
@@ -927,8 +930,11 @@ class network {
         f.held_ce = ce;
         f.held_inc = f.held_inc || pool_[idx].inc;
         f.held_bytes += newly;
-        f.held_sent_at = pool_[idx].sent_at;
-        deliver(idx);
+        // The packet has arrived (delivered), but its slot stays for the held ACK.
+        delivered_ += static_cast<std::uint64_t>(pool_[idx].size.count());
+        in_network_ -= static_cast<std::uint64_t>(pool_[idx].size.count());
+        if (f.held_pkt != no_packet) free_.push_back(f.held_pkt);
+        f.held_pkt = idx;
         return;
       }
       // This ACK covers the held packets too.
@@ -975,24 +981,28 @@ class network {
     f.held_ce = false;
     f.held_inc = false;
     f.held_bytes = bytes{0};
+    if (f.held_pkt != no_packet) free_.push_back(f.held_pkt);  // covered by a later ACK
+    f.held_pkt = no_packet;
     ++f.delack_gen;  // cancels a pending delayed-ACK timer
   }
 
-  // Acknowledge the held packets of flow `fid` up to `seq` from receiver `n`.
+  // Acknowledge the held packets of flow `fid` up to `seq` from receiver `n`: the latest held
+  // data packet's slot becomes the ACK, so it reflects that packet's INT and send time (an
+  // INT controller adapts on every ACK, the delayed ones included).
   void send_held_ack(node_id n, flow_id fid, sequence seq) {
     flow_state& f = flows_[fid];
-    const std::uint32_t c = alloc_packet();
+    const std::uint32_t c = f.held_pkt;
+    f.held_pkt = no_packet;
     packet& a = pool_[c];
     a.kind = packet_kind::ack;
     a.control = true;
-    a.flow = fid;
+    a.dst = a.src;
     a.src = n;
-    a.dst = f.src;
     a.seq = seq;
     a.payload = f.held_bytes;
     a.ecn_echo = f.held_ce;
+    a.ce = false;
     a.inc = f.held_inc;
-    a.sent_at = f.held_sent_at;
     a.size = cfg_.control_size;
     clear_held(f);
     inject(c);
