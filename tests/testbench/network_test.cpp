@@ -370,6 +370,28 @@ TEST(Network, DelayedAcksReflectInt) {
   }
 }
 
+// Issue 20: the sender's scheduler looks only at flows that may still send. A host that has
+// run thousands of short flows (one after another, each done before the next starts) examines
+// about one flow per send decision, not every flow it ever had: before, the work per event grew
+// with the finished (and not yet started) flows, and a long run slowed down as it went.
+TEST(Network, SchedulerWorkDoesNotGrowWithFinishedFlows) {
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto a = net.add_host(), s = net.add_switch(), b = net.add_host();
+  net.connect(a, s, {.rate = 100_Gbps, .delay = 1_us});
+  net.connect(s, b, {.rate = 100_Gbps, .delay = 1_us});
+  constexpr int n = 2000;
+  for (int i = 0; i < n; ++i)
+    net.add_flow({.src = a,
+                  .dst = b,
+                  .size = 2920_B,
+                  .start = netcc::timestamp{std::int64_t{i} * 10'000},
+                  .cc = fixed(1_MB)});
+  net.run_until(netcc::timestamp{std::int64_t{n} * 10'000 + 100'000});
+  for (tb::flow_id f = 0; f < n; ++f) ASSERT_TRUE(net.stats(f).completed());
+  // Two data packets per flow; the scheduler runs on each start, ACK and idle NIC.
+  EXPECT_LE(net.flow_visits(), std::uint64_t{10} * n);
+}
+
 TEST(Network, NotificationPointSpacesCnpsBySuppressingOrScheduling) {
   // Two flows of fixed 150 kB windows over a 20 kB ECN step: CE marks on most packets. The NP
   // (netcc::dcqcn_np_on_packet) sends at most one CNP per flow per 50 us; in the seed's

@@ -258,7 +258,6 @@ class network {
     fl.stats.start = f.start;
     fl.stats.size = f.size;
     fl.writes = std::move(f.writes);
-    nodes_[f.src].flows.push_back(id);
     schedule(f.start, ev::flow_start, id, 0);
     if (f.size == bytes{0}) fl.writes.clear();  // a long-running flow has no writes
     for (std::uint32_t w = 0; w < fl.writes.size(); ++w)
@@ -375,6 +374,10 @@ class network {
   [[nodiscard]] std::uint64_t packet_hops() const noexcept { return hops_; }
   /// @brief Events processed so far.
   [[nodiscard]] std::uint64_t events() const noexcept { return events_; }
+  /// @brief Flows the hosts' senders have examined so far when choosing what to send next (the
+  /// scheduler's work: it grows with the flows that still have business at a host, never with
+  /// the flows that finished or have not started).
+  [[nodiscard]] std::uint64_t flow_visits() const noexcept { return visits_; }
   /// @brief Bytes in packets now queued or on a wire.
   [[nodiscard]] std::uint64_t bytes_in_network() const noexcept { return in_network_; }
   /// @brief Bytes of every packet hosts have put on the network (data and control).
@@ -476,9 +479,11 @@ class network {
     switch_config sw{};
     std::vector<port_state> ports{};
     std::vector<std::vector<std::uint32_t>> next_ports{};  // by destination node: equal-cost ports
-    std::vector<flow_id> flows{};                          // flows sent from this host
-    std::vector<fasttune_flow_state> fasttune{};           // FastTune NewACK, by flow id
-    std::size_t rr = 0;
+    // Flows sent from this host that may still send (started and not finished), by id; the
+    // scheduler looks at these only.
+    std::vector<flow_id> active{};
+    std::vector<fasttune_flow_state> fasttune{};  // FastTune NewACK, by flow id
+    flow_id rr = 0;  // round-robin: the scan starts at the first active flow with id >= rr
     bool wakeup_pending = false;
     timestamp wakeup_at = timestamp::max();
   };
@@ -563,8 +568,8 @@ class network {
     static_bytes_ = flows_.capacity() * bytes_per_flow() + nodes_.capacity() * bytes_per_node();
     for (const auto& f : flows_) static_bytes_ += f.writes.capacity() * bytes_per_write();
     for (const auto& nd : nodes_) {
-      static_bytes_ += nd.ports.capacity() * bytes_per_port() + nd.flows.capacity() * 4 +
-                       nd.next_ports.capacity() * bytes_per_route();
+      static_bytes_ +=
+          nd.ports.capacity() * bytes_per_port() + nd.next_ports.capacity() * bytes_per_route();
       for (const auto& r : nd.next_ports) static_bytes_ += r.capacity() * sizeof(std::uint32_t);
     }
   }
@@ -1021,6 +1026,7 @@ class network {
     f.active = true;
     f.pace_base = now_;
     f.pace_size = bytes{0};
+    activate(id);
     start_ticks(id);
     kick_host(f.src);
   }
@@ -1047,6 +1053,7 @@ class network {
     f.stats.size = f.size;
     if (f.stats.start > now_ || f.active) return;  // not started yet, or still sending
     f.active = true;
+    activate(id);
     f.stats.finish = timestamp::max();
     if (next_send(f) < now_) {
       f.pace_base = now_;
@@ -1058,7 +1065,8 @@ class network {
 
   void receive_ack(std::uint32_t idx) {
     const packet& a = pool_[idx];
-    flow_state& f = flows_[a.flow];
+    const flow_id fid = a.flow;
+    flow_state& f = flows_[fid];
     bytes newly{};
     if (a.seq > f.snd_una) {
       newly = bytes{static_cast<std::int64_t>(a.seq - f.snd_una)};
@@ -1080,6 +1088,7 @@ class network {
     if (f.size > bytes{0} && f.snd_una >= static_cast<sequence>(f.size.count()) && f.active) {
       f.active = false;
       f.stats.finish = now_;
+      deactivate(fid);
     }
     kick_host(f.src);
   }
@@ -1121,6 +1130,26 @@ class network {
     return f.snd_nxt < static_cast<sequence>(f.size.count());
   }
 
+  // Flow `id` may send again (started, or reopened by a write): into its host's active list.
+  void activate(flow_id id) {
+    auto& v = nodes_[flows_[id].src].active;
+    const auto it = std::lower_bound(v.begin(), v.end(), id);
+    if (it == v.end() || *it != id) v.insert(it, id);
+  }
+  // Flow `id` finished: out of its host's active list.
+  void deactivate(flow_id id) {
+    auto& v = nodes_[flows_[id].src].active;
+    const auto it = std::lower_bound(v.begin(), v.end(), id);
+    if (it != v.end() && *it == id) v.erase(it);
+  }
+  // Long-running flows past their stop time never send again (not even a retransmission).
+  void drop_stopped(node_state& nd) {
+    std::erase_if(nd.active, [&](flow_id id) {
+      const flow_state& f = flows_[id];
+      return f.size == bytes{0} && now_ >= f.stop;
+    });
+  }
+
   void kick_host(node_id h) {
     node_state& nd = nodes_[h];
     if (nd.ports.empty()) return;
@@ -1131,12 +1160,22 @@ class network {
       return;
     }
     if (p.paused) return;  // PFC: the NIC's data queue is paused; resume kicks the host
-    const std::size_t nf = nd.flows.size();
+    // Round robin over the active flows from the first with id >= rr (ids increase along the
+    // list). A long-running flow past its stop time leaves the list here; a finite flow leaves
+    // it when its last byte is acknowledged (receive_ack).
+    const std::size_t nf = nd.active.size();
+    const std::size_t first = static_cast<std::size_t>(
+        std::lower_bound(nd.active.begin(), nd.active.end(), nd.rr) - nd.active.begin());
     timestamp earliest = timestamp::max();
+    bool stopped = false;
     for (std::size_t k = 0; k < nf; ++k) {
-      const flow_id id = nd.flows[(nd.rr + k) % nf];
+      const flow_id id = nd.active[(first + k) % nf];
       flow_state& f = flows_[id];
-      if (!has_data(f)) continue;
+      ++visits_;
+      if (!has_data(f)) {
+        stopped = stopped || (f.size == bytes{0} && now_ >= f.stop);
+        continue;
+      }
       const sequence inflight = f.snd_nxt - f.snd_una;
       const bytes payload = next_payload(f);
       const bytes w = f.cc->cwnd();
@@ -1146,10 +1185,12 @@ class network {
         earliest = std::min(earliest, at);
         continue;
       }
-      nd.rr = (nd.rr + k + 1) % nf;
+      nd.rr = id + 1;
       send_data(h, id, payload);
+      if (stopped) drop_stopped(nd);
       return;
     }
+    if (stopped) drop_stopped(nd);
     if (earliest != timestamp::max() && (!nd.wakeup_pending || earliest < nd.wakeup_at)) {
       nd.wakeup_pending = true;
       nd.wakeup_at = earliest;
@@ -1260,6 +1301,7 @@ class network {
   timestamp now_{};
   std::uint64_t order_ = 0;
   std::uint64_t events_ = 0;
+  std::uint64_t visits_ = 0;
   std::uint64_t hops_ = 0;
   std::uint64_t in_network_ = 0;
   std::uint64_t injected_ = 0;
