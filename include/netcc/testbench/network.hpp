@@ -28,8 +28,9 @@
 ///   DCQCN notification point sends at most one CNP per flow per `cnp_interval` for CE-marked
 ///   data. Loss recovery is go-back-N on a retransmission timeout (the receiver accepts only
 ///   in-order data), counted per flow;
-/// - **routing**: shortest paths (hop count), computed once before the run; among equal-cost
-///   next hops a flow hashes onto one (ECMP), deterministically.
+/// - **routing**: shortest paths (hop count) to the destination host's edge switch, computed once
+///   before the run (one table entry per switch and edge switch); among equal-cost next hops a
+///   flow hashes onto one (ECMP), deterministically. A host has one link (its first).
 ///
 /// The engine allocates per flow and per node at set-up, and afterwards only when a pool grows
 /// past its high-water mark: packets live in a pool and move by index.
@@ -50,6 +51,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -346,10 +348,10 @@ class network {
   [[nodiscard]] static constexpr std::uint64_t bytes_per_port() noexcept {
     return sizeof(port_state);
   }
-  /// @brief Bytes of one switch's route entry toward one node (the list of equal-cost ports,
-  /// without its elements: one std::uint32_t each).
+  /// @brief Bytes of one switch's route entry toward one edge switch (a switch with hosts): the
+  /// id of a list of equal-cost ports. The distinct lists (few per switch) come on top.
   [[nodiscard]] static constexpr std::uint64_t bytes_per_route() noexcept {
-    return sizeof(std::vector<std::uint32_t>);
+    return sizeof(std::uint32_t);
   }
 
   /// @brief Current simulated time.
@@ -478,7 +480,8 @@ class network {
     bool host = false;
     switch_config sw{};
     std::vector<port_state> ports{};
-    std::vector<std::vector<std::uint32_t>> next_ports{};  // by destination node: equal-cost ports
+    std::uint32_t sw_index = 0;    // switches: row of the route table
+    std::uint32_t edge_index = 0;  // switches with hosts: column of the route table (else none)
     // Flows sent from this host that may still send (started and not finished), by id; the
     // scheduler looks at these only.
     std::vector<flow_id> active{};
@@ -488,6 +491,10 @@ class network {
     timestamp wakeup_at = timestamp::max();
   };
   static constexpr std::uint32_t no_packet = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t no_route = std::numeric_limits<std::uint32_t>::max();
+  struct route_list {
+    std::uint32_t offset, count;
+  };
   struct flow_state {
     node_id src = 0, dst = 0;
     bytes size{};
@@ -531,47 +538,97 @@ class network {
     return 0;
   }
 
-  // Breadth-first search from every destination host gives hop distances; a switch's next
-  // ports toward d are the ports whose peer is one hop closer to d. Hosts keep no table (a
-  // host has one port and never forwards).
+  // Routes. A host has one link, to its edge switch; packets are routed toward the destination
+  // host's edge switch, so a switch keeps one entry per edge switch, not per node: a four-byte
+  // id of its list of equal-cost ports, the lists deduplicated per switch (a fat-tree ToR has one
+  // list, "every uplink", for every remote ToR). Breadth-first search from each edge switch over
+  // the switches gives hop distances; a switch's next ports toward it are the ports whose peer
+  // is a switch one hop closer (the ports in increasing order, as ECMP hashes over them). At the
+  // edge switch itself the port is the host's link. Hosts keep no table (they never forward).
+  //
+  // State: (switches x edge switches) four-byte entries plus the distinct lists, e.g. 2.6 MB for
+  // a 16,384-host fat-tree (1280 switches x 512 ToRs), against nodes^2 lists before.
   void route() {
     const std::size_t n = nodes_.size();
-    for (auto& nd : nodes_) {
-      nd.next_ports.clear();
-      if (!nd.host) nd.next_ports.assign(n, {});
+    std::vector<node_id> edges;
+    std::uint32_t switches = 0;
+    for (node_id u = 0; u < n; ++u) {
+      node_state& nd = nodes_[u];
+      nd.edge_index = no_route;
+      if (!nd.host) nd.sw_index = switches++;
     }
-    std::vector<std::uint32_t> dist(n);
+    for (node_id u = 0; u < n; ++u) {
+      const node_state& nd = nodes_[u];
+      if (!nd.host || nd.ports.empty()) continue;
+      node_state& e = nodes_[nd.ports[0].peer];
+      if (e.host || e.edge_index != no_route) continue;
+      e.edge_index = static_cast<std::uint32_t>(edges.size());
+      edges.push_back(nd.ports[0].peer);
+    }
+    n_edges_ = static_cast<std::uint32_t>(edges.size());
+    route_table_.assign(std::size_t{switches} * n_edges_, no_route);
+    route_lists_.clear();
+    route_ports_.clear();
+    std::vector<std::uint32_t> dist(n, no_route);
     std::vector<node_id> frontier;
-    for (node_id d = 0; d < n; ++d) {
-      if (!nodes_[d].host) continue;
-      std::fill(dist.begin(), dist.end(), std::numeric_limits<std::uint32_t>::max());
-      dist[d] = 0;
-      frontier.assign(1, d);
+    std::vector<std::uint32_t> list;
+    // Per switch: its distinct lists (ports -> list id), rebuilt per switch row below.
+    std::vector<std::map<std::vector<std::uint32_t>, std::uint32_t>> seen(switches);
+    for (std::uint32_t ei = 0; ei < n_edges_; ++ei) {
+      const node_id e = edges[ei];
+      frontier.assign(1, e);
+      dist[e] = 0;
       for (std::size_t i = 0; i < frontier.size(); ++i) {
         const node_id u = frontier[i];
         for (const auto& p : nodes_[u].ports) {
-          if (dist[p.peer] == std::numeric_limits<std::uint32_t>::max()) {
-            dist[p.peer] = dist[u] + 1;
-            // Hosts do not forward: do not search through them.
-            if (!nodes_[p.peer].host) frontier.push_back(p.peer);
-          }
+          if (nodes_[p.peer].host || dist[p.peer] != no_route) continue;
+          dist[p.peer] = dist[u] + 1;
+          frontier.push_back(p.peer);
         }
       }
-      for (node_id u = 0; u < n; ++u) {
-        if (u == d || nodes_[u].host || dist[u] == std::numeric_limits<std::uint32_t>::max())
-          continue;
-        for (std::uint32_t i = 0; i < nodes_[u].ports.size(); ++i)
-          if (dist[nodes_[u].ports[i].peer] + 1 == dist[u]) nodes_[u].next_ports[d].push_back(i);
+      for (const node_id u : frontier) {
+        if (u == e) continue;
+        list.clear();
+        const auto& ports = nodes_[u].ports;
+        for (std::uint32_t i = 0; i < ports.size(); ++i)
+          if (!nodes_[ports[i].peer].host && dist[ports[i].peer] + 1 == dist[u]) list.push_back(i);
+        auto& known = seen[nodes_[u].sw_index];
+        auto it = known.find(list);
+        if (it == known.end()) {
+          it = known.emplace(list, static_cast<std::uint32_t>(route_lists_.size())).first;
+          route_lists_.push_back({static_cast<std::uint32_t>(route_ports_.size()),
+                                  static_cast<std::uint32_t>(list.size())});
+          route_ports_.insert(route_ports_.end(), list.begin(), list.end());
+        }
+        route_table_[std::size_t{nodes_[u].sw_index} * n_edges_ + ei] = it->second;
       }
+      for (const node_id u : frontier) dist[u] = no_route;
     }
     routed_ = true;
-    static_bytes_ = flows_.capacity() * bytes_per_flow() + nodes_.capacity() * bytes_per_node();
+    static_bytes_ = flows_.capacity() * bytes_per_flow() + nodes_.capacity() * bytes_per_node() +
+                    route_table_.capacity() * sizeof(std::uint32_t) +
+                    route_lists_.capacity() * sizeof(route_list) +
+                    route_ports_.capacity() * sizeof(std::uint32_t);
     for (const auto& f : flows_) static_bytes_ += f.writes.capacity() * bytes_per_write();
-    for (const auto& nd : nodes_) {
-      static_bytes_ +=
-          nd.ports.capacity() * bytes_per_port() + nd.next_ports.capacity() * bytes_per_route();
-      for (const auto& r : nd.next_ports) static_bytes_ += r.capacity() * sizeof(std::uint32_t);
-    }
+    for (const auto& nd : nodes_)
+      static_bytes_ += nd.ports.capacity() * bytes_per_port() + nd.active.capacity() * 4;
+  }
+
+  // The equal-cost ports of switch `n` toward host `dst` (empty: unreachable).
+  struct port_choices {
+    const std::uint32_t* ports = nullptr;
+    std::uint32_t count = 0;
+  };
+  [[nodiscard]] port_choices choices(node_id n, node_id dst) const noexcept {
+    const node_state& d = nodes_[dst];
+    if (!d.host || d.ports.empty()) return {};
+    const node_id e = d.ports[0].peer;
+    if (e == n) return {&d.ports[0].peer_port, 1};
+    const std::uint32_t ei = nodes_[e].edge_index;
+    if (nodes_[e].host || ei == no_route) return {};
+    const std::uint32_t id = route_table_[std::size_t{nodes_[n].sw_index} * n_edges_ + ei];
+    if (id == no_route) return {};
+    return {route_ports_.data() + route_lists_[id].offset, route_lists_[id].count};
   }
 
   void schedule(timestamp t, ev k, std::uint32_t a, std::uint32_t b) {
@@ -734,8 +791,8 @@ class network {
 
   // A packet a switch creates (SRC): routed like any arriving packet.
   void forward_from_switch(node_id n, std::uint32_t idx) {
-    const auto& choices = nodes_[n].next_ports[pool_[idx].dst];
-    if (choices.empty()) {
+    const port_choices choices = this->choices(n, pool_[idx].dst);
+    if (choices.count == 0) {
       dropped_ += static_cast<std::uint64_t>(pool_[idx].size.count());
       free_packet(idx);
       return;
@@ -801,8 +858,8 @@ class network {
   void on_arrive(node_id n, std::uint32_t idx) {
     packet& pk = pool_[idx];
     if (!nodes_[n].host) {
-      const auto& choices = nodes_[n].next_ports[pk.dst];
-      if (choices.empty()) {  // unreachable: counted as a drop at the first port
+      const port_choices choices = this->choices(n, pk.dst);
+      if (choices.count == 0) {  // unreachable: counted as a drop at the first port
         if (!nodes_[n].ports.empty()) ++nodes_[n].ports[0].stats.drops;
         dropped_ += static_cast<std::uint64_t>(pk.size.count());
         free_packet(idx);
@@ -850,9 +907,9 @@ class network {
   }
 
   // A flow's egress port among equal-cost choices (deterministic hash of flow and node).
-  [[nodiscard]] static std::uint32_t ecmp(node_id n, const std::vector<std::uint32_t>& choices,
-                                          flow_id f) noexcept {
-    return choices.size() == 1 ? choices[0] : choices[(f * 2654435761u ^ n) % choices.size()];
+  [[nodiscard]] static std::uint32_t ecmp(node_id n, port_choices choices, flow_id f) noexcept {
+    return choices.count == 1 ? choices.ports[0]
+                              : choices.ports[(f * 2654435761u ^ n) % choices.count];
   }
 
   // FastTune Algorithm 1 at switch `n` for a packet leaving through port `pi`. Data: the INT of
@@ -874,8 +931,8 @@ class network {
     } else if (pk.kind == packet_kind::ack || pk.kind == packet_kind::switch_ack) {
       kind = pk.kind == packet_kind::ack ? fasttune_packet_kind::host_ack
                                          : fasttune_packet_kind::switch_ack;
-      const auto& toward_receiver = nd.next_ports[flows_[pk.flow].dst];
-      if (toward_receiver.empty()) return;
+      const port_choices toward_receiver = choices(n, flows_[pk.flow].dst);
+      if (toward_receiver.count == 0) return;
       data_port = ecmp(n, toward_receiver, pk.flow);
     } else {
       return;
@@ -1297,6 +1354,10 @@ class network {
     std::uint64_t last = 0;  // counter at the previous sample (port_rate, flow)
   };
   std::vector<monitor> monitors_;
+  std::uint32_t n_edges_ = 0;
+  std::vector<std::uint32_t> route_table_;  // [switch][edge switch] -> route list id
+  std::vector<route_list> route_lists_;
+  std::vector<std::uint32_t> route_ports_;
   series ts_;
   timestamp now_{};
   std::uint64_t order_ = 0;

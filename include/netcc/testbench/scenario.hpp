@@ -485,15 +485,16 @@ namespace detail {
   e.packets_on_links = sat_add(
       sat_mul(count_of(wire_bits / (8.0 * static_cast<double>(cfg.mtu.count()))), 4), 4 * e.links);
   e.packet_bytes = sat_mul(e.packets_on_links, network::bytes_per_packet());
-  // Nodes, two ports per link, and each switch's route list toward every node with the ports
-  // of its equal-cost choices toward every host (at most one per spine).
+  // Nodes, two ports per link, and each switch's route entry toward every edge switch (the
+  // switches with hosts), with a distinct list of equal-cost ports per entry at most.
   const std::uint64_t hosts = e.nodes - e.switches;
+  const std::uint64_t edge_switches =
+      s.topology == "leafspine" ? static_cast<std::uint64_t>(s.leaves) : e.switches;
   const std::uint64_t ecmp = s.topology == "leafspine" ? static_cast<std::uint64_t>(s.spines) : 1;
-  e.topology_bytes =
-      sat_add(sat_add(sat_mul(e.nodes, network::bytes_per_node()),
-                      sat_mul(2 * e.links, network::bytes_per_port())),
-              sat_mul(e.switches, sat_add(sat_mul(e.nodes, network::bytes_per_route()),
-                                          sat_mul(sat_mul(hosts, ecmp), sizeof(std::uint32_t)))));
+  e.topology_bytes = sat_add(
+      sat_add(sat_mul(e.nodes, network::bytes_per_node()),
+              sat_mul(2 * e.links, network::bytes_per_port())),
+      sat_mul(sat_mul(e.switches, edge_switches), network::bytes_per_route() + 8 + 4 * ecmp));
   // The time series: the engine's columns grow by doubling (up to twice the rows), the runner
   // copies them out, and the CSV text takes up to ~24 characters a value.
   const double run_ns = s.duration_us * 1000;
