@@ -109,12 +109,7 @@ std::string num(double v) {
 
 // The scenario's main parameters, for plot titles.
 std::string scenario_title(const tb::scenario& s) {
-  std::string t = s.name + ": " + s.topology;
-  if (s.topology == "leafspine")
-    t += " " + std::to_string(s.leaves) + "x" + std::to_string(s.hosts_per_leaf) + " hosts, " +
-         std::to_string(s.spines) + " spines";
-  else
-    t += ", " + std::to_string(s.senders) + " senders";
+  std::string t = s.name + ": " + tb::describe_topology(s);
   t += ", " + num(s.host_gbps) + "/" + num(s.bottleneck_gbps) + " Gbps, " +
        num(static_cast<double>(s.link_delay_ns) / 1000.0) + " us links";
   if (s.long_flows > 0) t += "; " + std::to_string(s.long_flows) + " long";
@@ -326,8 +321,8 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
   if (::access(out.c_str(), W_OK | X_OK) != 0) return fail("--out " + tb::io_error(out, errno));
 
   const bool progress = !quiet && isatty(STDERR_FILENO);
-  std::printf("netcc %s  scenario %s: %s, %d senders, %.0f/%.0f Gbps, %lld ns links, %.0f us\n",
-              netcc::version_string, s.name.c_str(), s.topology.c_str(), s.senders, s.host_gbps,
+  std::printf("netcc %s  scenario %s: %s, %g/%g Gbps, %lld ns links, %g us\n",
+              netcc::version_string, s.name.c_str(), tb::describe_topology(s).c_str(), s.host_gbps,
               s.bottleneck_gbps, static_cast<long long>(s.link_delay_ns), s.duration_us);
   std::printf("%-15s %10s %10s %8s %9s %5s %6s %8s %8s %8s %5s %5s %6s %6s %6s %6s\n", "controller",
               "peak_q_B", "p99_q_B", "drain_us", "tail_Gbps", "util", "jain", "slow_avg",
@@ -335,7 +330,7 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
   std::vector<plot_series> plots;
   std::vector<tb::run_summary> with_srcs;  // controllers whose switches sent Bolt SRCs
   std::vector<std::string> weak;           // controllers below 80% of the bottleneck
-  bool na_drain = false, na_jain = false, na_slow = false;
+  bool na_drain = false, na_jain = false, na_slow = false, none_slow = false, none_long = false;
   for (const auto& c : run) {
     if (progress) std::fprintf(stderr, "running %s...\r", c.name.c_str());
     tb::series ts;
@@ -344,35 +339,45 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
     if (auto err = tb::write_csv(ts, csv.string()); !err.empty())
       return fail("cannot write " + err);
     plots.push_back(netcc_sim::take_plot_series(c.name, ts));
-    // Values a run leaves undefined print as n/a (legend below the table).
-    const auto cell = [](bool defined, double v, int width, int prec) {
+    // Values a run leaves undefined print as n/a, or "none" where the scenario has nothing to
+    // measure (legend below the table).
+    const auto cell = [](double v, int width, int prec, const char* undefined = "n/a") {
       char buf[32];
-      if (defined)
+      if (!std::isnan(v))
         std::snprintf(buf, sizeof buf, "%*.*f", width, prec, v);
       else
-        std::snprintf(buf, sizeof buf, "%*s", width, "n/a");
+        std::snprintf(buf, sizeof buf, "%*s", width, undefined);
       return std::string(buf);
     };
-    const bool drained = r.drain_us >= 0, fair = r.jain_flows >= 2, done = r.completed > 0;
+    const bool drained = r.drain_us >= 0;
+    const char* no_slow = r.finite_flows == 0 ? "none" : "n/a";
     na_drain = na_drain || !drained;
-    na_jain = na_jain || !fair;
-    na_slow = na_slow || !done;
+    na_jain = na_jain || (std::isnan(r.jain) && s.long_flows > 0);
+    na_slow = na_slow || (r.finite_flows > 0 && r.completed == 0);
+    none_slow = none_slow || r.finite_flows == 0;
+    none_long = none_long || s.long_flows == 0;
     if (r.utilisation < 0.8) weak.push_back(r.cc);
     const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
-    std::printf(
-        "%-15s %10.0f %10.0f %s %9.2f %5.3f %s %s %s %s %5llu %5llu %6llu %6llu %6llu %6llu\n",
-        r.cc.c_str(), r.peak_queue, r.p99_queue, cell(drained, r.drain_us, 8, 1).c_str(),
-        r.tail_goodput_gbps, r.utilisation, cell(fair, r.jain, 6, 4).c_str(),
-        cell(done, r.mean_slowdown, 8, 2).c_str(), cell(done, r.p99_slowdown, 8, 2).c_str(),
-        cell(done, r.max_slowdown, 8, 2).c_str(), u(r.drops), u(r.timeouts), u(r.ecn_marks),
-        u(r.cnps), u(r.srcs), u(r.pauses));
+    const char* no_long = s.long_flows == 0 ? "none" : "n/a";
+    std::printf("%-15s %10.0f %10.0f %s %s %5.3f %s %s %s %s %5llu %5llu %6llu %6llu %6llu %6llu\n",
+                r.cc.c_str(), r.peak_queue, r.p99_queue,
+                cell(drained ? r.drain_us : std::nan(""), 8, 1).c_str(),
+                cell(r.tail_goodput_gbps, 9, 2, no_long).c_str(), r.utilisation,
+                cell(r.jain, 6, 4, no_long).c_str(), cell(r.mean_slowdown, 8, 2, no_slow).c_str(),
+                cell(r.p99_slowdown, 8, 2, no_slow).c_str(),
+                cell(r.max_slowdown, 8, 2, no_slow).c_str(), u(r.drops), u(r.timeouts),
+                u(r.ecn_marks), u(r.cnps), u(r.srcs), u(r.pauses));
     if (r.srcs > 0) with_srcs.push_back(r);
   }
   if (na_drain)
     std::printf("n/a drain_us: the queue never fell back under 10%% of its peak after the event\n");
   if (na_jain)
-    std::printf("n/a jain: fewer than two long flows carried traffic in the run's last quarter\n");
+    std::printf(
+        "n/a jain: fewer than two long flows carried traffic while the most of them ran "
+        "together\n");
+  if (none_long) std::printf("none tail_Gbps, jain: the scenario has no long flow\n");
   if (na_slow) std::printf("n/a slow_*: no finite flow completed within the run\n");
+  if (none_slow) std::printf("none slow_*: the scenario has no finite flow\n");
   if (!weak.empty()) {
     std::string list;
     for (const auto& w : weak) list += (list.empty() ? "" : ", ") + w;
@@ -381,13 +386,19 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
         "controller to its paper's scenarios and explains where and why it does badly\n",
         list.c_str());
   }
-  // Bolt NSDI'23 §5.2.1: the bandwidth SRC packets take, also as a share of the bottleneck.
+  // Bolt NSDI'23 §5.2.1: the bandwidth SRC packets of the monitored (bottleneck) port take, as a
+  // share of that port's rate; and every switch's SRCs together.
   for (const auto& r : with_srcs)
-    std::printf("%s: SRCs take %.3f Gbps (%.2f%% of the bottleneck), %.3f per bottleneck packet\n",
-                r.cc.c_str(), r.src_gbps, 100 * r.src_gbps / s.bottleneck_gbps,
-                r.bottleneck_packets > 0
-                    ? static_cast<double>(r.srcs) / static_cast<double>(r.bottleneck_packets)
-                    : 0.0);
+    std::printf(
+        "%s: SRCs for the bottleneck port take %.3f Gbps (%.2f%% of its %g Gbps), %.3f per "
+        "bottleneck packet; every port's SRCs together %.3f Gbps\n",
+        r.cc.c_str(), r.bottleneck_src_gbps,
+        r.bottleneck_rate_gbps > 0 ? 100 * r.bottleneck_src_gbps / r.bottleneck_rate_gbps : 0.0,
+        r.bottleneck_rate_gbps,
+        r.bottleneck_packets > 0
+            ? static_cast<double>(r.bottleneck_srcs) / static_cast<double>(r.bottleneck_packets)
+            : 0.0,
+        r.src_gbps);
   if (progress) std::fprintf(stderr, "%40s\r", "");
   std::printf("csv: %s/%s_<controller>.csv\n", tb::printable(out.string()).c_str(), s.name.c_str());
   if (!on_path("gnuplot")) {
