@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -329,12 +330,26 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
               "slow_p99", "slow_max", "drops", "rto", "marks", "cnps", "srcs", "pauses");
   std::vector<plot_series> plots;
   std::vector<tb::run_summary> with_srcs;  // controllers whose switches sent Bolt SRCs
+  std::vector<tb::run_summary> speeds;     // every run, for its packet-hops, events and wall time
   std::vector<std::string> weak;           // controllers below 80% of the bottleneck
   bool na_drain = false, na_jain = false, na_slow = false, none_slow = false, none_long = false;
   for (const auto& c : run) {
     if (progress) std::fprintf(stderr, "running %s...\r", c.name.c_str());
     tb::series ts;
-    const auto r = tb::run_scenario(s, c, ts);
+    // A progress line on a terminal, about every million events: simulated time, packet-hops
+    // and the wall rate so far.
+    const auto started = std::chrono::steady_clock::now();
+    const auto report = [&](const tb::network& net) {
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::fprintf(stderr, "\r%s: %.1f of %g us simulated, %.1f M packet-hops, %.2f M/s   ",
+                   c.name.c_str(), static_cast<double>(net.now().count()) / 1000.0, s.duration_us,
+                   static_cast<double>(net.packet_hops()) / 1e6,
+                   wall > 0 ? static_cast<double>(net.packet_hops()) / wall / 1e6 : 0.0);
+    };
+    const auto r = progress ? tb::run_scenario(s, c, ts, report) : tb::run_scenario(s, c, ts);
+    if (progress) std::fprintf(stderr, "\r%70s\r", "");
+    speeds.push_back(r);
     const auto csv = out / (s.name + "_" + c.name + ".csv");
     if (auto err = tb::write_csv(ts, csv.string()); !err.empty())
       return fail("cannot write " + err);
@@ -399,7 +414,12 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
             ? static_cast<double>(r.bottleneck_srcs) / static_cast<double>(r.bottleneck_packets)
             : 0.0,
         r.src_gbps);
-  if (progress) std::fprintf(stderr, "%40s\r", "");
+  // The engine's work and speed (the wall time is this machine's, not part of the results).
+  for (const auto& r : speeds)
+    std::printf("speed %s: %llu packet-hops, %llu events in %.3f s: %.2f M packet-hops/s\n",
+                r.cc.c_str(), static_cast<unsigned long long>(r.hops),
+                static_cast<unsigned long long>(r.events), r.wall_seconds,
+                r.wall_seconds > 0 ? static_cast<double>(r.hops) / r.wall_seconds / 1e6 : 0.0);
   std::printf("csv: %s/%s_<controller>.csv\n", tb::printable(out.string()).c_str(), s.name.c_str());
   if (!on_path("gnuplot")) {
     std::printf("plots skipped: gnuplot is not installed\n");

@@ -75,6 +75,12 @@ case "$case_name" in
       --set sample_ns=10 --duration 1e7 ;;
   max_memory_key)
     reject 'over the limit of 0.000977 GiB \(max_memory_mb = 1\)' --set max_memory_mb=1 --set sample_ns=100 ;;
+  fattree_too_big)
+    # A 524,288-host fat-tree: the estimate names the topology keys before anything is built.
+    reject 'over the limit of 0.977 GiB \(max_memory_mb = 1000\)' --set topology=fattree \
+      --set fattree_k=64 --set hosts_per_tor=256 --set max_memory_mb=1000 ;;
+  fattree_odd_k)
+    reject 'fattree_k = 5: must be even' --set topology=fattree --set fattree_k=5 ;;
   leafspine_64x256)
     # Accepted: routes are kept per switch only, so it fits in well under a GiB.
     "$sim" --set topology=leafspine --set leaves=64 --set spines=64 --set hosts_per_leaf=256 \

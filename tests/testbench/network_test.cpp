@@ -593,3 +593,49 @@ TEST(Network, MemoryLimitStopsARunThatQueuesTooMuch) {
   EXPECT_EQ(roomy->bytes_delivered(), free->bytes_delivered());
   EXPECT_EQ(roomy->events(), free->events());
 }
+
+// A k-ary fat-tree (k = 4: 16 hosts, 4 pods, 4 cores) routes between every pair of hosts, over
+// paths of two, four or six links (same ToR, same pod, other pod), and ECMP spreads flows
+// between pods over the cores; the tiers keep their own rates.
+TEST(Network, FatTreeRoutesEveryPairOverShortestPaths) {
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto shape = tb::fat_tree_shape::k_ary(4);
+  EXPECT_EQ(shape.hosts(), 16u);
+  EXPECT_EQ(shape.switches(), 20u);
+  EXPECT_EQ(shape.links(), 16u + 16u + 16u);
+  const auto t =
+      tb::make_fat_tree(net, shape, {.rate = 25_Gbps, .delay = 1_us},
+                        {.rate = 100_Gbps, .delay = 1_us}, {.rate = 100_Gbps, .delay = 5_us});
+  ASSERT_EQ(t.hosts.size(), 16u);
+  std::vector<tb::flow_id> ids;
+  for (std::size_t a = 0; a < 16; ++a)
+    for (std::size_t b = 0; b < 16; ++b)
+      if (a != b)
+        ids.push_back(net.add_flow(
+            {.src = t.hosts[a],
+             .dst = t.hosts[b],
+             .size = 1460_B,
+             .start =
+                 netcc::timestamp{std::int64_t{100'000} * static_cast<std::int64_t>(ids.size())},
+             .cc = fixed(1_MB)}));  // one at a time: no queueing
+  net.run_until(netcc::timestamp{30'000'000});
+  std::size_t k = 0;
+  for (std::size_t a = 0; a < 16; ++a) {
+    for (std::size_t b = 0; b < 16; ++b) {
+      if (a == b) continue;
+      const auto& st = net.stats(ids[k++]);
+      ASSERT_TRUE(st.completed()) << a << " -> " << b;
+      // Propagation both ways: 2 us (same ToR), 4 us (same pod), 4 + 20 us (other pod).
+      const std::int64_t prop = a / 2 == b / 2 ? 4'000 : (a / 4 == b / 4 ? 8'000 : 28'000);
+      EXPECT_GE(st.fct().count(), prop) << a << " -> " << b;
+      EXPECT_LT(st.fct().count(), prop + 2'000) << a << " -> " << b;
+    }
+  }
+  // Every core carried some of the inter-pod flows.
+  for (const auto c : t.cores) {
+    std::uint64_t tx = 0;
+    for (const auto& [node, peer, ps, buffer] : net.ports())
+      if (node == c) tx += ps.tx_packets;
+    EXPECT_GT(tx, 0u) << "core " << c;
+  }
+}

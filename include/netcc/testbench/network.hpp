@@ -50,10 +50,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -260,7 +262,9 @@ class network {
     fl.stats.start = f.start;
     fl.stats.size = f.size;
     fl.writes = std::move(f.writes);
-    schedule(f.start, ev::flow_start, id, 0);
+    starts_.push_back(event{f.start.count(), order_++, id, 0, ev::flow_start});
+    starts_sorted_ = starts_sorted_ && (starts_.size() == next_start_ + 1 ||
+                                        !later(starts_[starts_.size() - 2], starts_.back()));
     if (f.size == bytes{0}) fl.writes.clear();  // a long-running flow has no writes
     for (std::uint32_t w = 0; w < fl.writes.size(); ++w)
       schedule(std::max(fl.writes[w].first, f.start), ev::app_write, id, w);
@@ -287,6 +291,23 @@ class network {
     ts_.names.push_back(name + "_goodput_gbps");
   }
 
+  /// @brief Build the controller of every flow added without one (flow_spec::cc empty) when the
+  /// flow starts, and release it when the flow completes (unless the flow has later writes): a
+  /// workload of many flows then holds controllers for its active flows only. Set it before
+  /// the first such flow starts.
+  /// @code
+  /// net.set_controller_factory([](netcc::testbench::flow_id) {
+  ///   return std::make_unique<netcc::testbench::cc_model<netcc::dctcp>>("dctcp",
+  ///                                                                     netcc::dctcp_params{});
+  /// });
+  /// @endcode
+  void set_controller_factory(std::function<std::unique_ptr<sender_cc>(flow_id)> make) {
+    factory_ = std::move(make);
+  }
+  /// @brief Call `report` about every million events during run_until (a progress line for long
+  /// runs; it must not change the network).
+  void set_progress(std::function<void(const network&)> report) { progress_ = std::move(report); }
+
   /// @brief Run the simulation until `end` (or until no event is left).
   void run_until(timestamp end) {
     if (!routed_) route();
@@ -295,16 +316,36 @@ class network {
       ts_.columns.resize(ts_.names.size());
       schedule(now_, ev::sample, 0, 0);
     }
-    while (!heap_.empty() && heap_.front().t <= end.count()) {
-      std::pop_heap(heap_.begin(), heap_.end(), later);
-      const event e = heap_.back();
-      heap_.pop_back();
+    if (!starts_sorted_) {
+      std::sort(starts_.begin() + static_cast<std::ptrdiff_t>(next_start_), starts_.end(),
+                [](const event& x, const event& y) { return later(y, x); });
+      starts_sorted_ = true;
+    }
+    // The next event is the earlier of the heap's first and the next flow start (flows wait in
+    // their own sorted list, not in the heap: a workload of many flows does not deepen it).
+    while (true) {
+      const bool heap_next = !heap_.empty(), start_next = next_start_ < starts_.size();
+      event e{};
+      if (heap_next && (!start_next || later(starts_[next_start_], heap_.front()))) {
+        if (heap_.front().t > end.count()) break;
+        std::pop_heap(heap_.begin(), heap_.end(), later);
+        e = heap_.back();
+        heap_.pop_back();
+      } else if (start_next) {
+        if (starts_[next_start_].t > end.count()) break;
+        e = starts_[next_start_++];
+      } else {
+        break;
+      }
       now_ = timestamp{e.t};
       ++events_;
       dispatch(e);
-      if ((events_ & 0xFFFF) == 0 && cfg_.memory_limit != 0 && memory_bytes() > cfg_.memory_limit) {
-        over_limit_ = true;
-        return;  // stopped at now(), short of `end`
+      if ((events_ & 0xFFFF) == 0) {
+        if (cfg_.memory_limit != 0 && memory_bytes() > cfg_.memory_limit) {
+          over_limit_ = true;
+          return;  // stopped at now(), short of `end`
+        }
+        if (progress_ && (events_ & 0xFFFFF) == 0) progress_(*this);
       }
     }
     if (now_ < end) now_ = end;
@@ -321,7 +362,8 @@ class network {
   [[nodiscard]] std::uint64_t memory_bytes() const noexcept {
     std::uint64_t b = static_bytes_;
     b += pool_.capacity() * (sizeof(packet) + 2 * sizeof(std::uint32_t));
-    b += free_.capacity() * sizeof(std::uint32_t) + heap_.capacity() * sizeof(event);
+    b += free_.capacity() * sizeof(std::uint32_t) +
+         (heap_.capacity() + starts_.capacity()) * sizeof(event);
     b += ts_.t.capacity() * sizeof(timestamp);
     for (const auto& c : ts_.columns) b += c.capacity() * sizeof(double);
     return b;
@@ -358,8 +400,13 @@ class network {
   [[nodiscard]] timestamp now() const noexcept { return now_; }
   /// @brief Results of flow `f`.
   [[nodiscard]] const flow_stats& stats(flow_id f) const { return flows_[f].stats; }
-  /// @brief The controller of flow `f`.
+  /// @brief The controller of flow `f` (a flow added without one has none before it starts and
+  /// after it completes: see set_controller_factory).
   [[nodiscard]] const sender_cc& controller(flow_id f) const { return *flows_[f].cc; }
+  /// @brief Whether flow `f` holds a controller now.
+  [[nodiscard]] bool has_controller(flow_id f) const noexcept {
+    return static_cast<bool>(flows_[f].cc);
+  }
   /// @brief Number of flows.
   [[nodiscard]] std::size_t flow_count() const noexcept { return flows_.size(); }
   /// @brief Results of `node`'s egress port toward `peer`.
@@ -433,31 +480,41 @@ class network {
     return x.t != y.t ? x.t > y.t : x.order > y.order;
   }
 
-  // A growable ring of packet indices: FIFO without per-packet allocation.
-  class ring {
+  // A growable ring: FIFO without per-packet allocation.
+  template <class T>
+  class basic_ring {
    public:
     [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
-    void push(std::uint32_t v) {
+    [[nodiscard]] std::size_t capacity() const noexcept { return buf_.capacity(); }
+    void push(T v) {
       if (n_ == buf_.size()) grow();
       buf_[(head_ + n_) & (buf_.size() - 1)] = v;
       ++n_;
     }
-    std::uint32_t pop() noexcept {
-      const std::uint32_t v = buf_[head_];
+    T pop() noexcept {
+      const T v = buf_[head_];
       head_ = (head_ + 1) & (buf_.size() - 1);
       --n_;
       return v;
     }
+    [[nodiscard]] const T& front() const noexcept { return buf_[head_]; }
 
    private:
     void grow() {
-      std::vector<std::uint32_t> b(buf_.empty() ? 16 : buf_.size() * 2);
+      std::vector<T> b(buf_.empty() ? 16 : buf_.size() * 2);
       for (std::size_t i = 0; i < n_; ++i) b[i] = buf_[(head_ + i) & (buf_.size() - 1)];
       buf_ = std::move(b);
       head_ = 0;
     }
-    std::vector<std::uint32_t> buf_;
+    std::vector<T> buf_;
     std::size_t head_ = 0, n_ = 0;
+  };
+  using ring = basic_ring<std::uint32_t>;
+  // A packet on a wire: it arrives at the peer at `t`; `order` is its event's insertion order.
+  struct on_wire {
+    std::int64_t t;
+    std::uint64_t order;
+    std::uint32_t idx;
   };
 
   struct port_state {
@@ -465,6 +522,10 @@ class network {
     std::uint32_t peer_port = 0;
     link_spec link{};
     ring hi{}, lo{};
+    // Packets on the wire toward the peer, in arrival order (one delay, serialised: FIFO). Only
+    // the first has an event in the heap, so the heap holds O(links + timers) events, not one
+    // per packet in flight, and pops them in the same (time, order) sequence.
+    basic_ring<on_wire> wire{};
     bytes q_bytes{};
     bool busy = false;
     std::uint32_t in_tx = 0;
@@ -495,11 +556,19 @@ class network {
   struct route_list {
     std::uint32_t offset, count;
   };
+  // Where a packet to a host goes: its edge switch, the switch's port to it and the switch's
+  // column in the route table (edge_index no_route: the host is unreachable from switches).
+  struct destination {
+    node_id edge = no_route;
+    std::uint32_t port_at_edge = 0;
+    std::uint32_t edge_index = no_route;
+  };
   struct flow_state {
     node_id src = 0, dst = 0;
     bytes size{};
     timestamp stop = timestamp::max();
     std::unique_ptr<sender_cc> cc;
+    bool from_factory = false;  // cc built at start by factory_, released at completion
     bool active = false;
     sequence snd_nxt = 0, snd_una = 0, high_sent = 0;
     sequence rcv_nxt = 0;
@@ -566,6 +635,12 @@ class network {
       edges.push_back(nd.ports[0].peer);
     }
     n_edges_ = static_cast<std::uint32_t>(edges.size());
+    dest_.assign(n, destination{});
+    for (node_id u = 0; u < n; ++u) {
+      const node_state& nd = nodes_[u];
+      if (!nd.host || nd.ports.empty() || nodes_[nd.ports[0].peer].host) continue;
+      dest_[u] = {nd.ports[0].peer, nd.ports[0].peer_port, nodes_[nd.ports[0].peer].edge_index};
+    }
     route_table_.assign(std::size_t{switches} * n_edges_, no_route);
     route_lists_.clear();
     route_ports_.clear();
@@ -607,6 +682,7 @@ class network {
     routed_ = true;
     static_bytes_ = flows_.capacity() * bytes_per_flow() + nodes_.capacity() * bytes_per_node() +
                     route_table_.capacity() * sizeof(std::uint32_t) +
+                    dest_.capacity() * sizeof(destination) +
                     route_lists_.capacity() * sizeof(route_list) +
                     route_ports_.capacity() * sizeof(std::uint32_t);
     for (const auto& f : flows_) static_bytes_ += f.writes.capacity() * bytes_per_write();
@@ -620,19 +696,20 @@ class network {
     std::uint32_t count = 0;
   };
   [[nodiscard]] port_choices choices(node_id n, node_id dst) const noexcept {
-    const node_state& d = nodes_[dst];
-    if (!d.host || d.ports.empty()) return {};
-    const node_id e = d.ports[0].peer;
-    if (e == n) return {&d.ports[0].peer_port, 1};
-    const std::uint32_t ei = nodes_[e].edge_index;
-    if (nodes_[e].host || ei == no_route) return {};
-    const std::uint32_t id = route_table_[std::size_t{nodes_[n].sw_index} * n_edges_ + ei];
+    const destination& d = dest_[dst];  // compact: no visit to the host's own state
+    if (d.edge == n) return {&d.port_at_edge, 1};
+    if (d.edge_index == no_route) return {};
+    const std::uint32_t id =
+        route_table_[std::size_t{nodes_[n].sw_index} * n_edges_ + d.edge_index];
     if (id == no_route) return {};
     return {route_ports_.data() + route_lists_[id].offset, route_lists_[id].count};
   }
 
   void schedule(timestamp t, ev k, std::uint32_t a, std::uint32_t b) {
-    heap_.push_back(event{t.count(), order_++, a, b, k});
+    push_event(event{t.count(), order_++, a, b, k});
+  }
+  void push_event(const event& e) {
+    heap_.push_back(e);
     std::push_heap(heap_.begin(), heap_.end(), later);
   }
 
@@ -667,9 +744,16 @@ class network {
       case ev::tx_done:
         on_tx_done(e.a, e.b);
         break;
-      case ev::arrive:
-        on_arrive(e.a, e.b);
+      case ev::arrive: {  // the first packet on the wire of port (a, b) reaches the peer
+        port_state& p = nodes_[e.a].ports[e.b];
+        const on_wire w = p.wire.pop();
+        if (!p.wire.empty()) {
+          const on_wire& next = p.wire.front();
+          push_event(event{next.t, next.order, e.a, e.b, ev::arrive});
+        }
+        on_arrive(p.peer, w.idx);
         break;
+      }
       case ev::flow_start:
         on_flow_start(e.a);
         break;
@@ -847,7 +931,9 @@ class network {
     const std::uint32_t idx = p.in_tx;
     p.busy = false;
     pool_[idx].in_port = p.peer_port;  // the port it arrives on at the peer (PFC accounting)
-    schedule(now_ + p.link.delay, ev::arrive, p.peer, idx);
+    const on_wire w{(now_ + p.link.delay).count(), order_++, idx};
+    if (p.wire.empty()) push_event(event{w.t, w.order, n, pi, ev::arrive});
+    p.wire.push(w);
     if (!p.hi.empty() || !p.lo.empty()) {
       start_tx(n, pi);
     } else if (nodes_[n].host) {
@@ -885,17 +971,18 @@ class network {
       case packet_kind::cnp: {
         flow_state& f = flows_[pk.flow];
         ++f.stats.cnps;
-        f.cc->on_cnp(cnp_event{.now = now_});
+        if (f.cc) f.cc->on_cnp(cnp_event{.now = now_});
         deliver(idx);
         kick_host(f.src);
         break;
       }
       case packet_kind::src: {
         flow_state& f = flows_[pk.flow];
-        f.cc->on_src(src_event{.now = now_,
-                               .queue = pk.src_queue,
-                               .link_rate = pk.src_rate,
-                               .tx_timestamp = pk.src_tx_ts});
+        if (f.cc)
+          f.cc->on_src(src_event{.now = now_,
+                                 .queue = pk.src_queue,
+                                 .link_rate = pk.src_rate,
+                                 .tx_timestamp = pk.src_tx_ts});
         deliver(idx);
         kick_host(f.src);
         break;
@@ -1078,7 +1165,18 @@ class network {
   }
 
   // ---- sender
+  void make_controller(flow_id id) {
+    flow_state& f = flows_[id];
+    if (f.cc) return;
+    if (!factory_)
+      throw std::logic_error("netcc::testbench::network: flow " + std::to_string(id) +
+                             " has no controller and no factory is set");
+    f.cc = factory_(id);
+    f.from_factory = true;
+  }
+
   void on_flow_start(flow_id id) {
+    make_controller(id);
     flow_state& f = flows_[id];
     f.active = true;
     f.pace_base = now_;
@@ -1109,6 +1207,7 @@ class network {
     f.size += f.writes[w].second;
     f.stats.size = f.size;
     if (f.stats.start > now_ || f.active) return;  // not started yet, or still sending
+    make_controller(id);
     f.active = true;
     activate(id);
     f.stats.finish = timestamp::max();
@@ -1141,11 +1240,14 @@ class network {
                 .inc = a.inc,
                 .hops = a.hops};
     deliver(idx);
+    if (!f.cc) return;  // a late ACK of a flow that completed and released its controller
     f.cc->on_ack(e);
     if (f.size > bytes{0} && f.snd_una >= static_cast<sequence>(f.size.count()) && f.active) {
       f.active = false;
       f.stats.finish = now_;
       deactivate(fid);
+      // Nothing more to control: a finished flow keeps its statistics only.
+      if (f.from_factory && f.writes.empty()) f.cc.reset();
     }
     kick_host(f.src);
   }
@@ -1324,8 +1426,8 @@ class network {
         }
         case monitor::flow_rates: {
           const flow_state& f = flows_[m.flow];
-          const bytes w = f.cc->cwnd();
-          const bit_rate r = f.cc->pacing_rate();
+          const bytes w = f.cc ? f.cc->cwnd() : bytes::max();
+          const bit_rate r = f.cc ? f.cc->pacing_rate() : bit_rate::max();
           ts_.columns[c++].push_back(w == bytes::max() ? 0.0 : static_cast<double>(w.count()));
           ts_.columns[c++].push_back(r == bit_rate::max() ? 0.0 : r.gbps());
           const auto acked = static_cast<std::uint64_t>(f.stats.acked.count());
@@ -1343,6 +1445,11 @@ class network {
   std::vector<node_state> nodes_;
   std::vector<flow_state> flows_;
   std::vector<event> heap_;
+  std::vector<event> starts_;  // flow starts, sorted by (time, order) from next_start_ on
+  std::size_t next_start_ = 0;
+  bool starts_sorted_ = true;
+  std::function<void(const network&)> progress_;
+  std::function<std::unique_ptr<sender_cc>(flow_id)> factory_;
   std::vector<packet> pool_;
   std::vector<std::uint32_t> free_;
   // A time-series source, in the order the monitor_* calls were made.
@@ -1355,6 +1462,7 @@ class network {
   };
   std::vector<monitor> monitors_;
   std::uint32_t n_edges_ = 0;
+  std::vector<destination> dest_;           // by node
   std::vector<std::uint32_t> route_table_;  // [switch][edge switch] -> route list id
   std::vector<route_list> route_lists_;
   std::vector<std::uint32_t> route_ports_;

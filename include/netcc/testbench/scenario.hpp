@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -81,7 +82,7 @@ struct cc_entry {
 struct scenario {
   /// @brief Name (for output files).
   std::string name = "incast";
-  /// @brief star | dumbbell | leafspine.
+  /// @brief star | dumbbell | leafspine | fattree.
   std::string topology = "star";
   /// @brief Leaf-spine: leaf (ToR) switches.
   int leaves = 2;
@@ -89,6 +90,27 @@ struct scenario {
   int spines = 2;
   /// @brief Leaf-spine: hosts under each leaf.
   int hosts_per_leaf = 8;
+  /// @brief Fat-tree: k of the k-ary fat-tree (netcc::testbench::fat_tree_shape::k_ary); the
+  /// shape keys below override its parts.
+  int fattree_k = 4;
+  /// @brief Fat-tree: pods (0: k).
+  int pods = 0;
+  /// @brief Fat-tree: ToRs per pod (0: k/2).
+  int tors_per_pod = 0;
+  /// @brief Fat-tree: aggregation switches per pod (0: k/2).
+  int aggs_per_pod = 0;
+  /// @brief Fat-tree: hosts under each ToR (0: k/2).
+  int hosts_per_tor = 0;
+  /// @brief Fat-tree: core switches (0: (k/2)^2).
+  int cores = 0;
+  /// @brief Fat-tree: ToR-aggregation link rate, Gbps (0: bottleneck_gbps).
+  double agg_gbps = 0;
+  /// @brief Fat-tree: aggregation-core link rate, Gbps (0: bottleneck_gbps).
+  double core_gbps = 0;
+  /// @brief Fat-tree: ToR-aggregation link delay, ns (0: link_delay_ns).
+  std::int64_t agg_delay_ns = 0;
+  /// @brief Fat-tree: aggregation-core link delay, ns (0: link_delay_ns).
+  std::int64_t core_delay_ns = 0;
   /// @brief Hosts that send (star: all on one switch; dumbbell: pairs).
   int senders = 11;
   /// @brief Host NIC rate, Gbps.
@@ -176,6 +198,18 @@ struct scenario {
 #endif
 };
 
+/// @brief The fat-tree shape `s` sets (fattree_k, with pods, tors_per_pod, aggs_per_pod,
+/// hosts_per_tor and cores overriding its parts when non-zero).
+[[nodiscard]] inline fat_tree_shape fat_tree_shape_of(const scenario& s) {
+  fat_tree_shape f = fat_tree_shape::k_ary(static_cast<std::size_t>(s.fattree_k));
+  if (s.pods > 0) f.pods = static_cast<std::size_t>(s.pods);
+  if (s.tors_per_pod > 0) f.tors_per_pod = static_cast<std::size_t>(s.tors_per_pod);
+  if (s.aggs_per_pod > 0) f.aggs_per_pod = static_cast<std::size_t>(s.aggs_per_pod);
+  if (s.hosts_per_tor > 0) f.hosts_per_tor = static_cast<std::size_t>(s.hosts_per_tor);
+  if (s.cores > 0) f.cores = static_cast<std::size_t>(s.cores);
+  return f;
+}
+
 /// @brief The topology of `s` in words, with its size: "star, 11 senders", "dumbbell, 4 pairs",
 /// "leafspine 2 leaves x 8 hosts, 2 spines (16 hosts)".
 [[nodiscard]] inline std::string describe_topology(const scenario& s) {
@@ -184,6 +218,13 @@ struct scenario {
            std::to_string(s.hosts_per_leaf) + " hosts, " + std::to_string(s.spines) + " spines (" +
            std::to_string(s.leaves * s.hosts_per_leaf) + " hosts)";
   if (s.topology == "dumbbell") return "dumbbell, " + std::to_string(s.senders) + " pairs";
+  if (s.topology == "fattree") {
+    const fat_tree_shape f = fat_tree_shape_of(s);
+    return "fattree " + std::to_string(f.pods) + " pods x " + std::to_string(f.tors_per_pod) +
+           " ToRs x " + std::to_string(f.hosts_per_tor) + " hosts, " +
+           std::to_string(f.aggs_per_pod) + " aggs per pod, " + std::to_string(f.cores) +
+           " cores (" + std::to_string(f.hosts()) + " hosts)";
+  }
   return s.topology + ", " + std::to_string(s.senders) + " senders";
 }
 
@@ -242,11 +283,26 @@ struct key_info {
   static const std::vector<key_info> table{
       {"name", "", 0, 0, "scenario name, the output files' prefix ([A-Za-z0-9._-], 1-64)",
        &sc::name},
-      {"topology", "", 0, 0, "star | dumbbell | leafspine", &sc::topology},
+      {"topology", "", 0, 0, "star | dumbbell | leafspine | fattree", &sc::topology},
       {"senders", "", 1, 1024, "sending hosts (star, dumbbell)", &sc::senders},
       {"leaves", "", 1, 64, "leafspine: leaf switches", &sc::leaves},
       {"spines", "", 1, 64, "leafspine: spine switches", &sc::spines},
       {"hosts_per_leaf", "", 1, 256, "leafspine: hosts under each leaf", &sc::hosts_per_leaf},
+      {"fattree_k", "", 2, 64, "fattree: k of the k-ary fat-tree (even)", &sc::fattree_k},
+      {"pods", "", 0, 128, "fattree: pods (0: k)", &sc::pods},
+      {"tors_per_pod", "", 0, 128, "fattree: ToRs per pod (0: k/2)", &sc::tors_per_pod},
+      {"aggs_per_pod", "", 0, 128, "fattree: aggregation switches per pod (0: k/2)",
+       &sc::aggs_per_pod},
+      {"hosts_per_tor", "", 0, 256, "fattree: hosts under each ToR (0: k/2)", &sc::hosts_per_tor},
+      {"cores", "", 0, 4096, "fattree: core switches (0: (k/2)^2)", &sc::cores},
+      {"agg_gbps", "Gbps", 0, 1600, "fattree: ToR-aggregation rate (0: bottleneck_gbps)",
+       &sc::agg_gbps},
+      {"core_gbps", "Gbps", 0, 1600, "fattree: aggregation-core rate (0: bottleneck_gbps)",
+       &sc::core_gbps},
+      {"agg_delay_ns", "ns", 0, 1e9, "fattree: ToR-aggregation delay (0: link_delay_ns)",
+       &sc::agg_delay_ns},
+      {"core_delay_ns", "ns", 0, 1e9, "fattree: aggregation-core delay (0: link_delay_ns)",
+       &sc::core_delay_ns},
       {"host_gbps", "Gbps", 0.001, 1600, "host NIC rate", &sc::host_gbps},
       {"bottleneck_gbps", "Gbps", 0.001, 1600, "bottleneck (switch-receiver, inter-switch) rate",
        &sc::bottleneck_gbps},
@@ -313,8 +369,8 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
     return {};
   }
   if (key == "topology") {
-    if (value != "star" && value != "dumbbell" && value != "leafspine")
-      return shown + ": must be star, dumbbell or leafspine";
+    if (value != "star" && value != "dumbbell" && value != "leafspine" && value != "fattree")
+      return shown + ": must be star, dumbbell, leafspine or fattree";
     s.topology = std::string(value);
     return {};
   }
@@ -481,6 +537,20 @@ namespace detail {
     e.nodes = 2 * static_cast<std::uint64_t>(s.senders) + 2;
     e.links = 2 * static_cast<std::uint64_t>(s.senders) + 1;
     wire_bits = (2 * s.senders * host_bps + core_bps) * delay_s;
+  } else if (s.topology == "fattree") {
+    const fat_tree_shape f = fat_tree_shape_of(s);
+    e.switches = f.switches();
+    e.nodes = f.hosts() + e.switches;
+    e.links = f.links();
+    const double agg_bps = (s.agg_gbps > 0 ? s.agg_gbps : s.bottleneck_gbps) * 1e9;
+    const double c_bps = (s.core_gbps > 0 ? s.core_gbps : s.bottleneck_gbps) * 1e9;
+    const double d_agg = static_cast<double>(s.agg_delay_ns > 0 ? s.agg_delay_ns : s.link_delay_ns);
+    const double d_core =
+        static_cast<double>(s.core_delay_ns > 0 ? s.core_delay_ns : s.link_delay_ns);
+    wire_bits =
+        static_cast<double>(f.hosts()) * host_bps * delay_s +
+        static_cast<double>(f.pods * f.tors_per_pod * f.aggs_per_pod) * agg_bps * d_agg * 1e-9 +
+        static_cast<double>(f.pods * f.aggs_per_pod * f.cores_per_agg()) * c_bps * d_core * 1e-9;
   } else {
     const auto hosts =
         static_cast<std::uint64_t>(s.leaves) * static_cast<std::uint64_t>(s.hosts_per_leaf);
@@ -499,9 +569,15 @@ namespace detail {
   // Nodes, two ports per link, and each switch's route entry toward every edge switch (the
   // switches with hosts), with a distinct list of equal-cost ports per entry at most.
   const std::uint64_t hosts = e.nodes - e.switches;
-  const std::uint64_t edge_switches =
-      s.topology == "leafspine" ? static_cast<std::uint64_t>(s.leaves) : e.switches;
-  const std::uint64_t ecmp = s.topology == "leafspine" ? static_cast<std::uint64_t>(s.spines) : 1;
+  std::uint64_t edge_switches = e.switches, ecmp = 1;
+  if (s.topology == "leafspine") {
+    edge_switches = static_cast<std::uint64_t>(s.leaves);
+    ecmp = static_cast<std::uint64_t>(s.spines);
+  } else if (s.topology == "fattree") {
+    const fat_tree_shape f = fat_tree_shape_of(s);
+    edge_switches = f.pods * f.tors_per_pod;
+    ecmp = std::max(f.aggs_per_pod, f.cores_per_agg());
+  }
   e.topology_bytes = sat_add(
       sat_add(sat_mul(e.nodes, network::bytes_per_node()),
               sat_mul(2 * e.links, network::bytes_per_port())),
@@ -532,12 +608,16 @@ namespace detail {
       (s.long_flows + s.burst_flows) * host_bps * run_s / 8 / mtu +
       static_cast<double>(s.incast_flows) *
           std::ceil(static_cast<double>(s.incast_size_bytes) / mtu) +
-      (s.cdf != "none"
-           ? s.cdf_load *
-                 (s.topology == "leafspine" ? static_cast<double>(hosts) * host_bps : core_bps) *
-                 run_s / 8 / mtu
-           : 0.0);
-  const std::uint64_t hops = s.topology == "star" ? 2 : (s.topology == "dumbbell" ? 3 : 4);
+      (s.cdf != "none" ? s.cdf_load *
+                             (s.topology == "leafspine" || s.topology == "fattree"
+                                  ? static_cast<double>(hosts) * host_bps
+                                  : core_bps) *
+                             run_s / 8 / mtu
+                       : 0.0);
+  const std::uint64_t hops = s.topology == "star"       ? 2
+                             : s.topology == "dumbbell" ? 3
+                             : s.topology == "fattree"  ? 6
+                                                        : 4;
   e.events = sat_mul(count_of(packets), 4 * hops);
   return e;
 }
@@ -575,9 +655,14 @@ namespace detail {
         << ", long_flows, incast_flows, burst_flows)";
       break;
     case 3:
-      m << "is the topology's " << e.nodes << " nodes and their routes (topology = " << s.topology
-        << ", leaves = " << s.leaves << ", spines = " << s.spines
-        << ", hosts_per_leaf = " << s.hosts_per_leaf << ", senders = " << s.senders << ")";
+      m << "is the topology's " << e.nodes << " nodes and their routes (topology = " << s.topology;
+      if (s.topology == "fattree")
+        m << ", fattree_k = " << s.fattree_k << ", pods = " << s.pods
+          << ", tors_per_pod = " << s.tors_per_pod << ", hosts_per_tor = " << s.hosts_per_tor
+          << ", cores = " << s.cores << ")";
+      else
+        m << ", leaves = " << s.leaves << ", spines = " << s.spines
+          << ", hosts_per_leaf = " << s.hosts_per_leaf << ", senders = " << s.senders << ")";
       break;
     default:
       m << "is " << e.packets_on_links
@@ -598,7 +683,23 @@ struct resource_limit_error : std::runtime_error {
 /// (netcc::testbench::estimate_resources) against the scenario's memory limit; empty when fine.
 [[nodiscard]] inline std::string check(const scenario& s) {
   const int needed = s.long_flows + s.burst_flows + (s.topology == "dumbbell" ? 0 : s.incast_flows);
-  if (s.topology == "leafspine") {
+  if (s.topology == "fattree") {
+    if (s.fattree_k % 2 != 0)
+      return "fattree_k = " + std::to_string(s.fattree_k) + ": must be even";
+    const fat_tree_shape f = fat_tree_shape_of(s);
+    if (f.pods == 0 || f.tors_per_pod == 0 || f.aggs_per_pod == 0 || f.hosts_per_tor == 0 ||
+        f.cores == 0)
+      return "fattree_k = " + std::to_string(s.fattree_k) +
+             ": gives an empty tier (pods, tors_per_pod, aggs_per_pod, hosts_per_tor, cores)";
+    if (f.hosts() > 1'000'000)
+      return "the fat-tree has " + std::to_string(f.hosts()) +
+             " hosts (fattree_k, pods, tors_per_pod, hosts_per_tor): must be at most 1000000";
+    if (f.hosts() < 2) return "the fat-tree has 1 host: must have at least 2";
+    if (needed > static_cast<int>(f.hosts()) - 1)
+      return "the fat-tree's " + std::to_string(f.hosts()) +
+             " hosts: must exceed long_flows + incast_flows + burst_flows (" +
+             std::to_string(needed) + "; one host receives)";
+  } else if (s.topology == "leafspine") {
     const int hosts = s.leaves * s.hosts_per_leaf;
     if (hosts < 2)
       return "leaves * hosts_per_leaf = " + std::to_string(hosts) + ": must be at least 2";
@@ -936,8 +1037,12 @@ struct run_summary {
   std::uint64_t drops = 0;
   /// @brief Go-back-N timeouts over all flows.
   std::uint64_t timeouts = 0;
-  /// @brief Packet-hops simulated.
+  /// @brief Packet-hops simulated (transmissions on any port).
   std::uint64_t hops = 0;
+  /// @brief Engine events processed.
+  std::uint64_t events = 0;
+  /// @brief Wall-clock time of the run itself (set-up excluded), seconds; not deterministic.
+  double wall_seconds = 0;
   /// @brief Bottleneck utilisation over the run: bytes sent on it / (rate * duration).
   double utilisation = 0;
   /// @brief 99th-percentile FCT slowdown of the completed finite flows (NaN if none).
@@ -990,6 +1095,22 @@ struct run_summary {
 /// auto rtt = netcc::testbench::scenario_base_rtt(s);   // 4252 ns
 /// @endcode
 [[nodiscard]] inline duration scenario_base_rtt(const scenario& s, const network_config& cfg = {}) {
+  if (s.topology == "fattree") {
+    // Between pods: host-ToR-aggregation-core-aggregation-ToR-host, six links.
+    const fat_tree_shape f = fat_tree_shape_of(s);
+    const std::int64_t d_agg = s.agg_delay_ns > 0 ? s.agg_delay_ns : s.link_delay_ns;
+    const std::int64_t d_core = s.core_delay_ns > 0 ? s.core_delay_ns : s.link_delay_ns;
+    const int hops = f.pods > 1 ? 6 : (f.tors_per_pod > 1 ? 4 : 2);
+    const std::int64_t one_way =
+        2 * s.link_delay_ns + (hops >= 4 ? 2 * d_agg : 0) + (hops == 6 ? 2 * d_core : 0);
+    double slowest_gbps = s.host_gbps;
+    if (hops >= 4)
+      slowest_gbps = std::min(slowest_gbps, s.agg_gbps > 0 ? s.agg_gbps : s.bottleneck_gbps);
+    if (hops == 6)
+      slowest_gbps = std::min(slowest_gbps, s.core_gbps > 0 ? s.core_gbps : s.bottleneck_gbps);
+    const bit_rate slowest{static_cast<std::int64_t>(slowest_gbps * 1e9)};
+    return duration{2 * one_way} + hops * (cfg.mtu / slowest + cfg.control_size / slowest);
+  }
   const int hops_on_path =
       s.topology == "star" ? 2 : (s.topology == "dumbbell" ? 3 : (s.leaves > 1 ? 4 : 2));
   const bit_rate slowest{static_cast<std::int64_t>(std::min(s.host_gbps, s.bottleneck_gbps) * 1e9)};
@@ -1055,8 +1176,10 @@ struct run_summary {
   return {to - std::min(half, quarter), to};
 }
 
-/// @brief Build and run `s` with controller `cc`; the time series goes to `ts_out`.
-inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& ts_out) {
+/// @brief Build and run `s` with controller `cc`; the time series goes to `ts_out`. `progress`,
+/// when given, is called about every million engine events (netcc::testbench::network::set_progress).
+inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& ts_out,
+                                const std::function<void(const network&)>& progress = {}) {
   network_config cfg{.seed = s.seed,
                      .rto = duration{static_cast<std::int64_t>(s.rto_us * 1000)},
                      .sample_interval = duration{s.sample_ns},
@@ -1092,6 +1215,23 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     dst = d.receivers;
     q_node = d.left;
     q_peer = d.right;
+  } else if (s.topology == "fattree") {
+    // Fat-tree: the last host (of the last pod's last ToR) receives the long, incast and burst
+    // flows (its ToR's downlink is the monitored bottleneck); every other host sends them. The
+    // CDF workload is all-to-all (below).
+    link_spec agg = core, top = core;
+    if (s.agg_gbps > 0) agg.rate = bit_rate{static_cast<std::int64_t>(s.agg_gbps * 1e9)};
+    if (s.core_gbps > 0) top.rate = bit_rate{static_cast<std::int64_t>(s.core_gbps * 1e9)};
+    if (s.agg_delay_ns > 0) agg.delay = duration{s.agg_delay_ns};
+    if (s.core_delay_ns > 0) top.delay = duration{s.core_delay_ns};
+    const auto t = make_fat_tree(net, fat_tree_shape_of(s), edge, agg, top, sw);
+    all_hosts = t.hosts;
+    const node_id r = all_hosts.back();
+    src.assign(all_hosts.begin(), all_hosts.end() - 1);
+    dst.assign(src.size(), r);
+    q_node = t.tors.back().back();
+    q_peer = r;
+    q_rate = edge.rate;
   } else {
     // Leaf-spine: the last host of the last leaf receives the long, incast and burst flows
     // (its leaf's downlink is the monitored bottleneck); every other host sends them. The CDF
@@ -1160,7 +1300,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
       // Star and dumbbell: the load is a fraction of the bottleneck. Leaf-spine: all-to-all
       // between random distinct hosts, the load a fraction of every host's link (as the
       // HPCC and PowerTCP evaluations define it).
-      const bool all_to_all = s.topology == "leafspine";
+      const bool all_to_all = s.topology == "leafspine" || s.topology == "fattree";
       const std::size_t senders = all_to_all ? all_hosts.size() : src.size();
       const bit_rate capacity =
           all_to_all ? bit_rate{edge.rate.count() * static_cast<std::int64_t>(senders)} : core.rate;
@@ -1180,8 +1320,10 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
           from = src[w.sender];
           to = dst[w.sender];
         }
-        incast_ids.push_back(net.add_flow(
-            {.src = from, .dst = to, .size = w.size, .start = w.start, .cc = cc.make(ctx)}));
+        // The controller is built when the flow starts and released when it completes (the
+        // factory below): a long workload holds controllers for its active flows only.
+        incast_ids.push_back(
+            net.add_flow({.src = from, .dst = to, .size = w.size, .start = w.start, .cc = {}}));
       }
     }
   }
@@ -1189,8 +1331,13 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   net.monitor_port_rate(q_node, q_peer, "bottleneck_gbps");
   for (std::size_t i = 0; i < long_ids.size(); ++i)
     net.monitor_flow(long_ids[i], "long" + std::to_string(i));
+  net.set_controller_factory([&](flow_id) { return cc.make(ctx); });
+  if (progress) net.set_progress(progress);
   const timestamp end{static_cast<std::int64_t>(s.duration_us * 1000)};
+  const auto wall_start = std::chrono::steady_clock::now();
   net.run_until(end);
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (net.over_memory_limit()) {
     std::ostringstream m;
     m << cc.name << ": the run passed its memory limit (max_memory_mb = " << s.max_memory_mb
@@ -1304,6 +1451,8 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   r.drops = net.drops();
   for (flow_id f = 0; f < net.flow_count(); ++f) r.timeouts += net.stats(f).timeouts;
   r.hops = net.packet_hops();
+  r.events = net.events();
+  r.wall_seconds = wall_s;
   return r;
 }
 

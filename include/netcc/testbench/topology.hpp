@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// @file
-/// @brief Topology builders: dumbbell, star (N:1 incast), chain of bottlenecks, leaf-spine.
+/// @brief Topology builders: dumbbell, star (N:1 incast), chain of bottlenecks, leaf-spine,
+/// three-tier fat-tree.
 ///
 /// Each builder adds hosts, switches and links to a netcc::testbench::network and returns the
 /// node ids a scenario needs. Link rates and delays are per link class (edge, core).
@@ -116,6 +117,104 @@ inline leaf_spine make_leaf_spine(network& net, std::size_t leaves, std::size_t 
     for (std::size_t h = 0; h < hosts_per_leaf; ++h) {
       t.hosts.back().push_back(net.add_host());
       net.connect(t.hosts.back().back(), t.leaves.back(), edge);
+    }
+  }
+  return t;
+}
+
+/// @brief Shape of a three-tier fat-tree (Clos): pods of ToR and aggregation switches under a
+/// core. `k_ary(k)` gives Al-Fares et al.'s k-ary fat-tree (SIGCOMM'08): k pods of k/2 ToRs and
+/// k/2 aggregation switches, k/2 hosts per ToR, (k/2)^2 cores, k^3/4 hosts. PowerTCP NSDI'22 §4.1
+/// uses 4 pods of 2 ToRs and 2 aggregation switches, 32 hosts per ToR (256 hosts) and 2 cores.
+/// @code
+/// auto shape = netcc::testbench::fat_tree_shape::k_ary(16);   // 1024 hosts
+/// @endcode
+struct fat_tree_shape {
+  /// @brief Pods.
+  std::size_t pods = 4;
+  /// @brief ToR (edge) switches per pod.
+  std::size_t tors_per_pod = 2;
+  /// @brief Aggregation switches per pod (every ToR of the pod links to each).
+  std::size_t aggs_per_pod = 2;
+  /// @brief Hosts under each ToR.
+  std::size_t hosts_per_tor = 2;
+  /// @brief Core switches. Aggregation switch j of every pod links to the cores of group j
+  /// (cores / aggs_per_pod consecutive cores each); with fewer cores than aggregation switches,
+  /// to core j mod cores.
+  std::size_t cores = 4;
+  /// @brief The k-ary fat-tree (k even, at least 2).
+  [[nodiscard]] static constexpr fat_tree_shape k_ary(std::size_t k) noexcept {
+    return {.pods = k,
+            .tors_per_pod = k / 2,
+            .aggs_per_pod = k / 2,
+            .hosts_per_tor = k / 2,
+            .cores = (k / 2) * (k / 2)};
+  }
+  /// @brief Hosts in all.
+  [[nodiscard]] constexpr std::size_t hosts() const noexcept {
+    return pods * tors_per_pod * hosts_per_tor;
+  }
+  /// @brief Switches in all.
+  [[nodiscard]] constexpr std::size_t switches() const noexcept {
+    return pods * (tors_per_pod + aggs_per_pod) + cores;
+  }
+  /// @brief Links in all (host, ToR-aggregation and aggregation-core links).
+  [[nodiscard]] constexpr std::size_t links() const noexcept {
+    return hosts() + pods * tors_per_pod * aggs_per_pod + pods * aggs_per_pod * cores_per_agg();
+  }
+  /// @brief Core links of each aggregation switch.
+  [[nodiscard]] constexpr std::size_t cores_per_agg() const noexcept {
+    if (aggs_per_pod == 0 || cores == 0) return 0;
+    return cores >= aggs_per_pod ? cores / aggs_per_pod : 1;
+  }
+};
+
+/// @brief Node ids of a fat-tree.
+struct fat_tree {
+  /// @brief tors[p][t]: ToR t of pod p.
+  std::vector<std::vector<node_id>> tors;
+  /// @brief aggs[p][a]: aggregation switch a of pod p.
+  std::vector<std::vector<node_id>> aggs;
+  /// @brief Core switches.
+  std::vector<node_id> cores;
+  /// @brief Every host, pod by pod and ToR by ToR (hosts_per_tor consecutive hosts per ToR).
+  std::vector<node_id> hosts;
+};
+
+/// @brief A three-tier fat-tree with a link spec per tier: `edge` host-ToR, `tor_agg` ToR to
+/// aggregation, `agg_core` aggregation to core (PowerTCP NSDI'22 §4.1: 25 Gbps hosts, 100 Gbps
+/// fabric, 1 us links and 5 us on the core links). Flows between pods spread over aggregation
+/// and core switches by ECMP.
+/// @code
+/// netcc::testbench::network net;
+/// auto t = netcc::testbench::make_fat_tree(net, netcc::testbench::fat_tree_shape::k_ary(4),
+///                                          {}, {}, {});   // 16 hosts, 20 switches
+/// @endcode
+inline fat_tree make_fat_tree(network& net, const fat_tree_shape& shape, link_spec edge,
+                              link_spec tor_agg, link_spec agg_core, switch_config sw = {}) {
+  fat_tree t;
+  for (std::size_t c = 0; c < shape.cores; ++c) t.cores.push_back(net.add_switch(sw));
+  const std::size_t per_agg = shape.cores_per_agg();
+  t.hosts.reserve(shape.hosts());
+  for (std::size_t p = 0; p < shape.pods; ++p) {
+    t.aggs.emplace_back();
+    t.tors.emplace_back();
+    for (std::size_t a = 0; a < shape.aggs_per_pod; ++a) {
+      t.aggs[p].push_back(net.add_switch(sw));
+      for (std::size_t c = 0; c < per_agg; ++c) {
+        const std::size_t core =
+            shape.cores >= shape.aggs_per_pod ? a * per_agg + c : a % shape.cores;
+        net.connect(t.aggs[p][a], t.cores[core], agg_core);
+      }
+    }
+    for (std::size_t r = 0; r < shape.tors_per_pod; ++r) {
+      const node_id tor = net.add_switch(sw);
+      t.tors[p].push_back(tor);
+      for (const node_id a : t.aggs[p]) net.connect(tor, a, tor_agg);
+      for (std::size_t h = 0; h < shape.hosts_per_tor; ++h) {
+        t.hosts.push_back(net.add_host());
+        net.connect(t.hosts.back(), tor, edge);
+      }
     }
   }
   return t;
