@@ -40,10 +40,18 @@ inline int Run(int argc, char** argv, ns3::NetccNs3Scenario s, const char* name)
             "netcc-theta-powertcp, ...) or any TCP congestion-control TypeId (ns3::TcpVegas).\n"
             "Controller parameters are Attributes: --ns3::NetccDctcp::G=0.0625");
   cmd.AddValue("cc", "congestion control", cc);
+  cmd.AddValue("transport", "tcp (ns-3 TCP) | rate (netcc's rate transport over UDP)", s.transport);
   cmd.AddValue("flows", "dumbbell: long flows", s.flows);
+  cmd.AddValue("kMin", "netcc-red: K_min bytes (with kMax)", s.kMin);
+  cmd.AddValue("kMax", "netcc-red: K_max bytes (0: a step at redK packets)", s.kMax);
+  cmd.AddValue("pMax", "netcc-red: P_max (with kMax)", s.pMax);
+  cmd.AddValue("ecnAtDequeue", "netcc-red: mark on the queue a packet leaves", s.ecnAtDequeue);
   cmd.AddValue("incastFlows", "incast: flows of the burst", s.incastFlows);
   cmd.AddValue("incastBytes", "incast: bytes per burst flow", s.incastBytes);
-  cmd.AddValue("queue", "switch ports: fifo | red (ECN at K packets)", s.queue);
+  cmd.AddValue("queue",
+               "switch ports: fifo | red (ns-3 RED, ECN at K packets) | netcc (INT) | netcc-red "
+               "(INT + netcc's RED/ECN at K)",
+               s.queue);
   cmd.AddValue("redK", "RED/ECN threshold K, packets", s.redK);
   cmd.AddValue("buffer", "queue disc capacity per port, packets", s.bufferPackets);
   cmd.AddValue("gbps", "every link's rate, Gbps", gbps);
@@ -74,12 +82,14 @@ inline int Run(int argc, char** argv, ns3::NetccNs3Scenario s, const char* name)
     }
     const ns3::NetccNs3Result r = ns3::RunNetccNs3Scenario(s);
     std::printf(
-        "%s cc=%s flows=%u: peak queue %.0f B, settled queue %.0f B, throughput %.3f Gbps, "
-        "Jain %.4f, drops %llu, marks %llu, %llu events in %.2f s (%.2f M events/s)\n",
+        "%s cc=%s flows=%u: peak queue %.0f B, drain %.1f us, settled queue %.0f B, "
+        "throughput %.3f Gbps, long flows' goodput %.3f Gbps, Jain %.4f, drops %llu, marks %llu, "
+        "%llu events in %.2f s (%.2f M events/s)\n",
         name, cc.c_str(), s.topology == "incast" ? s.incastFlows + 1 : s.flows, r.peakQueueBytes,
-        r.settledQueueBytes, r.throughputGbps, r.jain, static_cast<unsigned long long>(r.drops),
-        static_cast<unsigned long long>(r.marks), static_cast<unsigned long long>(r.events),
-        r.wallSeconds, r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds / 1e6 : 0);
+        r.drainUs, r.settledQueueBytes, r.throughputGbps, r.tailGoodputGbps, r.jain,
+        static_cast<unsigned long long>(r.drops), static_cast<unsigned long long>(r.marks),
+        static_cast<unsigned long long>(r.events), r.wallSeconds,
+        r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds / 1e6 : 0);
     if (!out.empty()) {
       const std::string err = ns3::WriteNetccNs3Csv(out, r);
       if (!err.empty()) {

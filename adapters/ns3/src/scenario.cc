@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "netcc-ns3/int.h"
+#include "netcc-ns3/rate-transport.h"
 #include "netcc-ns3/tcp-congestion-ops.h"
 #include "ns3/boolean.h"
 #include "ns3/bulk-send-application.h"
@@ -40,6 +42,17 @@
 namespace ns3 {
 namespace {
 
+// The controller kind a rate-transport scenario names: "dcqcn", "ns3::NetccDcqcn" or
+// "ns3::NetccDcqcnSender".
+const netcc::ns3::controller_kind* RateKind(const std::string& cc) {
+  if (const auto* k = netcc::ns3::find_controller_kind(cc)) return k;
+  const std::string suffix = "Sender";
+  if (cc.size() > suffix.size() &&
+      cc.compare(cc.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return netcc::ns3::find_controller_kind(cc.substr(0, cc.size() - suffix.size()));
+  return nullptr;
+}
+
 [[noreturn]] void Bad(const std::string& field, const std::string& value, const std::string& rule) {
   throw std::invalid_argument(field + " = " + value + ": " + rule);
 }
@@ -47,10 +60,17 @@ namespace {
 void Check(const NetccNs3Scenario& s) {
   if (s.topology != "dumbbell" && s.topology != "incast")
     Bad("topology", s.topology, "must be dumbbell or incast");
-  TypeId tid;
-  if (!TypeId::LookupByNameFailSafe(s.cc, &tid)) Bad("cc", s.cc, "is not a registered TypeId");
-  if (!tid.IsChildOf(TcpCongestionOps::GetTypeId()) || !tid.HasConstructor())
-    Bad("cc", s.cc, "must be a TCP congestion control (a child of ns3::TcpCongestionOps)");
+  if (s.transport != "tcp" && s.transport != "rate")
+    Bad("transport", s.transport, "must be tcp or rate");
+  if (s.transport == "rate") {
+    if (RateKind(s.cc) == nullptr)
+      Bad("cc", s.cc, "is not a netcc controller (the rate transport runs netcc's controllers)");
+  } else {
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(s.cc, &tid)) Bad("cc", s.cc, "is not a registered TypeId");
+    if (!tid.IsChildOf(TcpCongestionOps::GetTypeId()) || !tid.HasConstructor())
+      Bad("cc", s.cc, "must be a TCP congestion control (a child of ns3::TcpCongestionOps)");
+  }
   if (s.flows < 1 || s.flows > 1024) Bad("flows", std::to_string(s.flows), "must be in [1, 1024]");
   if (s.topology == "incast" && s.incastFlows > 1024)
     Bad("incast_flows", std::to_string(s.incastFlows), "must be in [0, 1024]");
@@ -62,7 +82,8 @@ void Check(const NetccNs3Scenario& s) {
   if (s.duration.GetNanoSeconds() / s.sample.GetNanoSeconds() > 10'000'000)
     Bad("sample", std::to_string(s.sample.GetNanoSeconds()) + " ns",
         "gives more than 10^7 samples over the duration");
-  if (s.queue != "fifo" && s.queue != "red") Bad("queue", s.queue, "must be fifo or red");
+  if (s.queue != "fifo" && s.queue != "red" && s.queue != "netcc" && s.queue != "netcc-red")
+    Bad("queue", s.queue, "must be fifo, red, netcc or netcc-red");
   if (s.redK < 1) Bad("red_k", "0", "must be at least one packet");
   if (s.bufferPackets < 1) Bad("buffer_packets", "0", "must be at least one packet");
   if (s.segmentSize < 64 || s.segmentSize > 9000)
@@ -91,12 +112,18 @@ void OnCwnd(Monitor* m, std::uint32_t i, std::uint32_t /*old*/, std::uint32_t no
   m->cwnd[i] = now;
 }
 
+void OnRateRx(Monitor* m, std::uint32_t i, Ptr<const Packet> p, const Address& /*from*/) {
+  NetccRateHeader h;
+  if (p->PeekHeader(h) != 0 && h.type == NetccRateHeader::DATA) m->flowBytes[i] += h.length;
+}
+
 struct Recorder {
   const NetccNs3Scenario* s = nullptr;
   Monitor* mon = nullptr;
   NetccNs3Result* r = nullptr;
   Ptr<QueueDisc> bottleneck;
   std::vector<Ptr<BulkSendApplication>> longApps;
+  std::vector<Ptr<NetccRateSender>> rateApps;
   std::uint64_t lastBottleneck = 0;
   std::vector<std::uint64_t> lastFlow;
 
@@ -107,6 +134,15 @@ struct Recorder {
     r->bottleneckGbps.push_back(static_cast<double>(mon->bottleneckBytes - lastBottleneck) * 8 /
                                 dt / 1e9);
     lastBottleneck = mon->bottleneckBytes;
+    for (std::size_t i = 0; i < rateApps.size(); ++i) {
+      const std::uint64_t w = rateApps[i]->GetCwnd();
+      const std::uint64_t bps = rateApps[i]->GetPacingRate();
+      r->cwndBytes[i].push_back(w == UINT64_MAX ? 0.0 : static_cast<double>(w));
+      r->rateGbps[i].push_back(bps == UINT64_MAX ? 0.0 : static_cast<double>(bps) / 1e9);
+      r->goodputGbps[i].push_back(static_cast<double>(mon->flowBytes[i] - lastFlow[i]) * 8 / dt /
+                                  1e9);
+      lastFlow[i] = mon->flowBytes[i];
+    }
     for (std::size_t i = 0; i < longApps.size(); ++i) {
       Ptr<Socket> sock = longApps[i]->GetSocket();
       double rate = 0;
@@ -136,6 +172,18 @@ struct Recorder {
 
 void Summarise(const NetccNs3Scenario& s, NetccNs3Result& r) {
   const std::int64_t from = s.duration.GetNanoSeconds() * 3 / 4;
+  std::size_t peak = 0;
+  for (std::size_t k = 0; k < r.queueBytes.size(); ++k)
+    if (r.queueBytes[k] > r.queueBytes[peak]) peak = k;
+  if (!r.queueBytes.empty()) {
+    const std::int64_t eventAt = s.topology == "incast" ? s.incastAt.GetNanoSeconds() : 0;
+    for (std::size_t k = peak; k < r.queueBytes.size(); ++k) {
+      if (r.queueBytes[k] <= 0.1 * r.queueBytes[peak]) {
+        r.drainUs = static_cast<double>(r.timeNs[k] - std::min(eventAt, r.timeNs[peak])) / 1000;
+        break;
+      }
+    }
+  }
   double qsum = 0, tsum = 0;
   std::size_t n = 0;
   std::vector<double> flow(r.goodputGbps.size(), 0.0);
@@ -157,6 +205,7 @@ void Summarise(const NetccNs3Scenario& s, NetccNs3Result& r) {
     sq += f * f;
   }
   r.flowGoodputGbps = flow;
+  r.tailGoodputGbps = sum;
   r.jain = sq > 0 ? sum * sum / (static_cast<double>(flow.size()) * sq) : 0;
 }
 
@@ -171,13 +220,15 @@ Time NetccNs3BaseRtt(const NetccNs3Scenario& s) {
 
 std::vector<std::string> NetccNs3DeriveDefaults(const NetccNs3Scenario& s) {
   std::vector<std::string> set;
-  const auto* kind = netcc::ns3::find_controller_kind(s.cc);
+  const auto* kind =
+      s.transport == "rate" ? RateKind(s.cc) : netcc::ns3::find_controller_kind(s.cc);
   if (kind == nullptr) return set;
+  const std::string typeId = s.transport == "rate" ? kind->type_id + "Sender" : kind->type_id;
   const std::uint32_t flows = s.expectedFlows > 0
                                   ? s.expectedFlows
                                   : (s.topology == "incast" ? s.incastFlows + 1 : s.flows);
   for (const auto& p : kind->params) {
-    const std::string name = s.cc + "::" + p.attribute;
+    const std::string name = typeId + "::" + p.attribute;
     if (p.attribute == "HostRate" || p.attribute == "LineRate") {
       Config::SetDefault(name, DataRateValue(s.rate));
       set.push_back(p.attribute + "=" + std::to_string(s.rate.GetBitRate()) + "bps");
@@ -198,7 +249,9 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
   RngSeedManager::SetRun(s.seed);
 
   // Every default this run relies on, set each time (a process may run several scenarios).
-  Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TypeId::LookupByName(s.cc)));
+  Config::SetDefault(
+      "ns3::TcpL4Protocol::SocketType",
+      TypeIdValue(TypeId::LookupByName(s.transport == "tcp" ? s.cc : "ns3::TcpNewReno")));
   Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(s.segmentSize));
   Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(s.delAckCount));
   Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 24));
@@ -239,6 +292,14 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
                           UintegerValue(s.segmentSize + 40), "LinkBandwidth", DataRateValue(s.rate),
                           "LinkDelay", TimeValue(s.delay), "MaxSize",
                           QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, s.bufferPackets)));
+  } else if (s.queue == "netcc" || s.queue == "netcc-red") {
+    // netcc's switch functions: INT push at dequeue; with netcc-red, netcc's RED/ECN as a step
+    // at K packets (DCTCP's marking, netcc::dctcp_red_params).
+    const std::uint64_t k = std::uint64_t{s.redK} * (s.segmentSize + 40);
+    port.SetRootQueueDisc("ns3::NetccQueueDisc", "MaxSize",
+                          QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, s.bufferPackets)), "Int",
+                          BooleanValue(true), "Ecn", BooleanValue(s.queue == "netcc-red"), "KMin",
+                          UintegerValue(k), "KMax", UintegerValue(k), "PMax", DoubleValue(1.0));
   } else {
     port = host;
   }
@@ -264,6 +325,14 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
     if (incast) bottleneckLink = d;
   }
   Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+  const bool rate = s.transport == "rate";
+  // INT controllers need their hosts to mark data and reflect INT onto ACKs.
+  if (const auto* kind = netcc::ns3::find_controller_kind(s.cc); kind != nullptr && !rate) {
+    if (kind->need == netcc::ns3::feedback_need::int_) {
+      NetccIntHelper::Install(tx);
+      NetccIntHelper::Install(rx);
+    }
+  }
 
   NetccNs3Result r;
   Monitor mon;
@@ -277,21 +346,36 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
   r.goodputGbps.resize(longFlows);
 
   const std::uint16_t basePort = 5000;
-  ApplicationContainer sinks;
   for (std::uint32_t f = 0; f < senders; ++f) {
     const std::uint32_t to = incast ? 0 : f;
     const std::uint16_t p = static_cast<std::uint16_t>(basePort + f);
+    const bool isLong = f < longFlows;
+    const Time start = isLong ? Seconds(0) : s.incastAt;
+    if (rate) {
+      Ptr<NetccRateReceiver> recv = CreateObject<NetccRateReceiver>();
+      recv->SetAttribute("Port", UintegerValue(p));
+      rx.Get(to)->AddApplication(recv);
+      recv->SetStartTime(Seconds(0));
+      if (isLong) recv->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRateRx, &mon, f));
+      Ptr<NetccRateSender> send = NetccRateSender::Create(RateKind(s.cc)->name);
+      send->SetAttribute("Remote", AddressValue(InetSocketAddress(rxAddr[to], p)));
+      send->SetAttribute("PacketSize", UintegerValue(s.segmentSize + 12));
+      send->SetAttribute("MaxBytes", UintegerValue(isLong ? 0 : s.incastBytes));
+      tx.Get(f)->AddApplication(send);
+      send->SetStartTime(start);
+      if (isLong) rec.rateApps.push_back(send);
+      continue;
+    }
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), p));
     ApplicationContainer a = sink.Install(rx.Get(to));
     a.Start(Seconds(0));
-    if (f < longFlows)
-      a.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnFlowRx, &mon, f));
+    if (isLong) a.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnFlowRx, &mon, f));
     BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(rxAddr[to], p));
     bulk.SetAttribute("SendSize", UintegerValue(s.segmentSize));
-    bulk.SetAttribute("MaxBytes", UintegerValue(f < longFlows ? 0 : s.incastBytes));
+    bulk.SetAttribute("MaxBytes", UintegerValue(isLong ? 0 : s.incastBytes));
     ApplicationContainer b = bulk.Install(tx.Get(f));
-    b.Start(f < longFlows ? Seconds(0) : s.incastAt);
-    if (f < longFlows) rec.longApps.push_back(DynamicCast<BulkSendApplication>(b.Get(0)));
+    b.Start(start);
+    if (isLong) rec.longApps.push_back(DynamicCast<BulkSendApplication>(b.Get(0)));
   }
 
   Ptr<TrafficControlLayer> tc = bottleneckLink.Get(0)->GetNode()->GetObject<TrafficControlLayer>();
@@ -313,6 +397,7 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
   r.marks = st.nTotalMarkedPackets;
   rec.bottleneck = nullptr;
   rec.longApps.clear();
+  rec.rateApps.clear();
   Simulator::Destroy();
   Summarise(s, r);
   return r;

@@ -3,6 +3,8 @@
 // registration of one TypeId per controller kind. C++17, ns-3 headers and bridge.h only.
 #include "netcc-ns3/tcp-congestion-ops.h"
 
+#include "netcc-ns3/rate-transport.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -29,6 +31,19 @@ namespace ns3 {
 NS_LOG_COMPONENT_DEFINE("NetccTcpCongestionOps");
 
 namespace {
+
+// The INT of the segment being delivered to TCP right now (see SetIncomingInt). ns-3 runs one
+// event at a time on a thread; thread_local keeps independent simulations on other threads
+// apart.
+struct IncomingInt {
+  bool valid = false;
+  std::int64_t now_ns = 0;
+  std::uint32_t ack = 0;
+  bool switchAck = false;
+  std::uint8_t count = 0;
+  netcc::ns3::hop_record hops[netcc::ns3::max_int_hops]{};
+};
+thread_local IncomingInt g_incoming;
 
 // The window ns-3 is given: the controller's, at least one segment (a controller's window
 // below one packet is carried out by its pacing rate), at most half the 32-bit range.
@@ -163,6 +178,11 @@ netcc::ns3::ack_info NetccTcpCongestionOps::MakeAck(Ptr<const TcpSocketState> tc
     std::copy(m_pendingHops, m_pendingHops + m_pendingCount, a.hops);
     a.switch_ack = m_pendingSwitchAck;
     m_havePending = false;
+  } else if (g_incoming.valid && g_incoming.now_ns == a.now_ns && g_incoming.ack == ack32) {
+    a.hop_count = g_incoming.count;
+    std::copy(g_incoming.hops, g_incoming.hops + g_incoming.count, a.hops);
+    a.switch_ack = g_incoming.switchAck;
+    g_incoming.valid = false;
   }
   return a;
 }
@@ -173,6 +193,17 @@ void NetccTcpCongestionOps::SetPendingInt(const netcc::ns3::hop_record* hops, st
   std::copy(hops, hops + m_pendingCount, m_pendingHops);
   m_pendingSwitchAck = switchAck;
   m_havePending = true;
+}
+
+void NetccTcpCongestionOps::SetIncomingInt(const netcc::ns3::hop_record* hops, std::uint8_t count,
+                                           bool switchAck, std::uint32_t ackNumber) {
+  g_incoming.valid = count > 0;
+  if (!g_incoming.valid) return;
+  g_incoming.now_ns = Simulator::Now().GetNanoSeconds();
+  g_incoming.ack = ackNumber;
+  g_incoming.switchAck = switchAck;
+  g_incoming.count = std::min<std::uint8_t>(count, netcc::ns3::max_int_hops);
+  std::copy(hops, hops + g_incoming.count, g_incoming.hops);
 }
 
 uint32_t NetccTcpCongestionOps::GetSsThresh(Ptr<const TcpSocketState> tcb,
@@ -275,9 +306,17 @@ void register_type_ids() {
   static std::mutex lock;
   const std::lock_guard<std::mutex> g(lock);
   for (const auto& k : controller_kinds()) {
-    if (!RunsOverTcp(k)) continue;
     ::ns3::TypeId existing;
-    if (::ns3::TypeId::LookupByNameFailSafe(k.type_id, &existing)) continue;
+    // Every kind drives the rate-based transport's sender; those that TCP can carry are also
+    // TCP congestion controls.
+    if (!::ns3::TypeId::LookupByNameFailSafe(k.type_id + "Sender", &existing)) {
+      ::ns3::TypeId tid = ::ns3::TypeId(k.type_id + "Sender")
+                              .SetParent(::ns3::NetccRateSender::GetTypeId())
+                              .SetGroupName("Netcc")
+                              .AddConstructor<::ns3::NetccRateSender>();
+      ::ns3::AddNetccAttributes(tid, k);
+    }
+    if (!RunsOverTcp(k) || ::ns3::TypeId::LookupByNameFailSafe(k.type_id, &existing)) continue;
     ::ns3::TypeId tid = ::ns3::TypeId(k.type_id)
                             .SetParent(::ns3::NetccTcpCongestionOps::GetTypeId())
                             .SetGroupName("Netcc")

@@ -97,6 +97,13 @@ enum event_bit : unsigned {
   ev_timeout = 1u << 7,  ///< on_timeout
 };
 
+/// @brief Marks a sender puts on a data packet (controller::on_send).
+enum send_mark : unsigned {
+  mark_first = 1u << 0,  ///< Bolt FIRST: in the flow's first window.
+  mark_last = 1u << 1,   ///< Bolt LAST: in the flow's last window.
+  mark_inc = 1u << 2,    ///< Bolt INC: asks the switches for a packet of window.
+};
+
 /// @brief What the switches and receivers must provide for a controller kind.
 enum class feedback_need : std::uint8_t {
   rtt,         ///< RTT samples only (Vegas, Swift, TIMELY, theta-PowerTCP).
@@ -118,8 +125,9 @@ class controller {
   virtual void on_loss(const ack_info& a) = 0;
   /// @brief The retransmission timer fired.
   virtual void on_timeout(std::int64_t now_ns) = 0;
-  /// @brief `payload` bytes leave now.
-  virtual void on_send(std::uint64_t payload, std::int64_t now_ns) = 0;
+  /// @brief `payload` bytes leave now. Returns the marks the controller puts on the packet
+  /// (mark_first | mark_last | mark_inc: Bolt §4.2), 0 for other controllers.
+  virtual unsigned on_send(std::uint64_t payload, std::int64_t now_ns) = 0;
   /// @brief A DCQCN CNP arrived.
   virtual void on_cnp(std::int64_t now_ns) = 0;
   /// @brief A Bolt SRC arrived.
@@ -165,6 +173,54 @@ const controller_kind* find_controller_kind(const std::string& type_id_or_name);
 /// @brief Add a kind (netcc::ns3::register_controller does this from a netcc controller type)
 /// and register its ns-3 TypeId. Returns false, adding nothing, if the name or TypeId is taken.
 bool add_controller_kind(controller_kind kind);
+
+/// @brief One switch egress port as netcc's switch functions see it.
+struct port_state {
+  std::uint64_t qlen = 0;      ///< Bytes queued (at dequeue: after the packet left).
+  std::uint64_t tx_bytes = 0;  ///< Bytes the port has transmitted.
+  std::uint64_t rate_bps = 0;  ///< Its link rate, bit/s.
+};
+
+/// @brief netcc::int_push (PowerTCP §3.3, HPCC §3.2): append this port's hop record at `now_ns`
+/// to `hops[0, count)` unless `count` has reached `max_hops` (at most max_int_hops). True if
+/// pushed.
+bool int_push(hop_record* hops, std::uint8_t& count, std::uint8_t max_hops, std::int64_t now_ns,
+              const port_state& port);
+
+/// @brief netcc::red_ecn_params: K_min, K_max (bytes), P_max, and whether a selected Not-ECT
+/// packet is dropped (RFC 3168 §7).
+struct red_config {
+  std::uint64_t k_min = 5'000;    ///< Bytes.
+  std::uint64_t k_max = 200'000;  ///< Bytes.
+  double p_max = 0.01;            ///< Marking probability at K_max.
+  bool drop_not_ect = true;       ///< Drop a selected Not-ECT packet.
+};
+
+/// @brief netcc's validate() of `c`: "" or its messages.
+std::string check_red(const red_config& c);
+
+/// @brief What netcc::red_ecn_on_packet decides for a packet.
+enum class red_verdict : std::uint8_t { pass, mark, drop };
+
+/// @brief netcc::red_ecn_on_packet: the decision for a packet with ECN codepoint `ecn` (the IP
+/// field, 0-3) arriving to `backlog` bytes, given a uniform 32-bit `draw`.
+red_verdict red_decide(const red_config& c, std::uint8_t ecn, std::uint64_t backlog,
+                       std::uint32_t draw);
+
+/// @brief One flow's state at a DCQCN notification point (netcc::dcqcn_np_flow_state).
+struct np_flow {
+  std::int64_t last_cnp_ns = 0;  ///< When the last CNP was (or is to be) sent.
+  bool any = false;              ///< Whether one was.
+};
+
+/// @brief What netcc::dcqcn_np_on_packet decides.
+enum class np_verdict : std::uint8_t { none, send_now, schedule };
+
+/// @brief netcc::dcqcn_np_on_packet (the network-calculus seed §III-B d; DCQCN §3.1): for a
+/// packet that arrives at `now_ns`, CE-marked or not, with CNPs at least `interval_ns` apart;
+/// `schedule_mode` picks the minimum-spacing variant, which sets `at_ns` for a later CNP.
+np_verdict np_on_packet(np_flow& f, bool ce, std::int64_t now_ns, std::int64_t interval_ns,
+                        bool schedule_mode, std::int64_t& at_ns);
 
 /// @brief Register the ns-3 TypeIds of every kind not yet registered (done at load time for
 /// the built-ins and by add_controller_kind(); safe to call again). Defined by the ns-3 half.

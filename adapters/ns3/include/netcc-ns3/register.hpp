@@ -198,9 +198,21 @@ class bridge_model final : public controller {
   void on_timeout(std::int64_t now) override {
     if constexpr (events.contains(cc_event::timeout)) c_.on_timeout(timestamp{now});
   }
-  void on_send(std::uint64_t payload, std::int64_t now) override {
-    if constexpr (events.contains(cc_event::send))
-      static_cast<void>(c_.on_send(bytes{clamp_i64(payload)}, timestamp{now}));
+  unsigned on_send(std::uint64_t payload, std::int64_t now) override {
+    if constexpr (events.contains(cc_event::send)) {
+      using result = decltype(c_.on_send(bytes{}, timestamp{}));
+      if constexpr (requires(const result& m) {
+                      m.first;
+                      m.last;
+                      m.inc;
+                    }) {
+        const auto m = c_.on_send(bytes{clamp_i64(payload)}, timestamp{now});
+        return (m.first ? mark_first : 0u) | (m.last ? mark_last : 0u) | (m.inc ? mark_inc : 0u);
+      } else {
+        static_cast<void>(c_.on_send(bytes{clamp_i64(payload)}, timestamp{now}));
+      }
+    }
+    return 0;
   }
   void on_cnp(std::int64_t now) override {
     if constexpr (events.contains(cc_event::cnp)) c_.on_cnp(cnp_event{timestamp{now}});

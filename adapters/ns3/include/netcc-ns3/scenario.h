@@ -27,18 +27,29 @@ namespace ns3 {
 
 /// @brief A dumbbell or incast run (see the file comment).
 struct NetccNs3Scenario {
-  std::string topology = "dumbbell";     ///< "dumbbell" or "incast".
-  std::string cc = "ns3::NetccDctcp";    ///< The TCP congestion control's TypeId.
-  std::uint32_t flows = 2;               ///< Dumbbell: long flows (sender/receiver pairs).
-  std::uint32_t incastFlows = 10;        ///< Incast: flows of the burst.
-  std::uint64_t incastBytes = 500'000;   ///< Incast: bytes per burst flow.
-  Time incastAt = MicroSeconds(500);     ///< Incast: when the burst starts.
-  DataRate rate = DataRate("10Gbps");    ///< Every link's rate.
-  Time delay = MicroSeconds(1);          ///< Every link's one-way delay.
-  Time duration = MilliSeconds(20);      ///< Simulated time.
-  Time sample = MicroSeconds(1);         ///< Time-series interval.
-  std::string queue = "fifo";            ///< Switch ports: "fifo" or "red" (ECN at K packets).
-  std::uint32_t redK = 65;               ///< RED/ECN: MinTh = MaxTh = K packets, QW = 1.
+  std::string topology = "dumbbell";  ///< "dumbbell" or "incast".
+  /// The congestion control: with TCP, a TCP congestion control's TypeId (ns3::NetccDctcp,
+  /// ns3::TcpDctcp); with the rate transport, a netcc controller (ns3::NetccDcqcn, or "dcqcn").
+  std::string cc = "ns3::NetccDctcp";
+  /// "tcp" (BulkSend over ns-3 TCP) or "rate" (NetccRateSender / NetccRateReceiver over UDP).
+  std::string transport = "tcp";
+  std::uint32_t flows = 2;              ///< Dumbbell: long flows (sender/receiver pairs).
+  std::uint32_t incastFlows = 10;       ///< Incast: flows of the burst.
+  std::uint64_t incastBytes = 500'000;  ///< Incast: bytes per burst flow.
+  Time incastAt = MicroSeconds(500);    ///< Incast: when the burst starts.
+  DataRate rate = DataRate("10Gbps");   ///< Every link's rate.
+  Time delay = MicroSeconds(1);         ///< Every link's one-way delay.
+  Time duration = MilliSeconds(20);     ///< Simulated time.
+  Time sample = MicroSeconds(1);        ///< Time-series interval.
+  /// Switch ports: "fifo"; "red" (ns-3's RedQueueDisc, ECN at K packets); "netcc"
+  /// (NetccQueueDisc: netcc's INT push at dequeue); "netcc-red" (that, plus netcc's RED/ECN as
+  /// a step at K packets).
+  std::string queue = "fifo";
+  std::uint32_t redK = 65;    ///< RED/ECN: MinTh = MaxTh = K packets, QW = 1.
+  std::uint64_t kMin = 0;     ///< netcc-red: K_min bytes (with kMax > 0; else the step at redK).
+  std::uint64_t kMax = 0;     ///< netcc-red: K_max bytes (0: the step at redK).
+  double pMax = 1.0;          ///< netcc-red: P_max (with kMax > 0).
+  bool ecnAtDequeue = false;  ///< netcc-red: decide on the queue a packet leaves (RoCE).
   std::uint32_t bufferPackets = 10'000;  ///< Queue disc capacity per port, packets.
   std::uint32_t segmentSize = 1460;      ///< TCP MSS (1500-byte packets; no TCP timestamps).
   std::uint32_t delAckCount = 1;         ///< ACK every N segments.
@@ -58,7 +69,11 @@ struct NetccNs3Result {
   double peakQueueBytes = 0;                     ///< Largest sampled queue.
   double settledQueueBytes = 0;                  ///< Mean queue over the last quarter.
   double throughputGbps = 0;                     ///< Bottleneck throughput over the last quarter.
-  double jain = 0;                      ///< Jain's index of long flows' goodput, last quarter.
+  double jain = 0;             ///< Jain's index of long flows' goodput, last quarter.
+  double tailGoodputGbps = 0;  ///< Long flows' goodput over the last quarter (sum).
+  /// Time from the incast (dumbbell: time 0) until the queue is first back under 10% of its
+  /// peak after the peak, us; negative if it never is (netcc-sim's drain_us).
+  double drainUs = -1;
   std::vector<double> flowGoodputGbps;  ///< Each long flow's goodput over the last quarter.
   std::uint64_t drops = 0;              ///< Packets dropped at the bottleneck.
   std::uint64_t marks = 0;              ///< Packets ECN-marked at the bottleneck.

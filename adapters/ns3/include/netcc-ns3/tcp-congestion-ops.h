@@ -71,6 +71,12 @@ class NetccTcpCongestionOps : public TcpCongestionOps, public NetccParameterHold
   /// @brief INT hop records to attach to the next ACK this socket processes (NetccIntReflector
   /// calls this from the socket's "Rx" trace, which fires before CongControl).
   void SetPendingInt(const netcc::ns3::hop_record* hops, std::uint8_t count, bool switchAck);
+  /// @brief INT hop records carried by the segment the host is about to hand to TCP, with its
+  /// ACK number (NetccIntHelper sets this from the IPv4 LocalDeliver trace, which fires just
+  /// before TCP processes the segment; the next CongControl at the same time and ACK number
+  /// takes it). `count` 0 clears it.
+  static void SetIncomingInt(const netcc::ns3::hop_record* hops, std::uint8_t count, bool switchAck,
+                             std::uint32_t ackNumber);
   /// @brief The controller kind (nullptr before the object is bound to its TypeId).
   const netcc::ns3::controller_kind* GetKind() const;
   /// @brief The controller's window, bytes (0 before Init).

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief ns3::NetccQueueDisc: a switch egress FIFO that runs netcc's switch functions (the ns-3
+/// half, C++17): RED/ECN marking with netcc::red_ecn_on_packet (the network-calculus seed §III-B;
+/// DCTCP's step at K when K_min = K_max) and INT push at dequeue with netcc::int_push (PowerTCP
+/// §3.3, HPCC §3.2) onto packets that carry a NetccIntTag.
+///
+/// The hop record's queue length is the bytes left in this queue disc after the packet leaves,
+/// its byte counter the bytes this queue disc has sent, its rate the device's DataRate.
+/// Install it as the root queue disc on switch ports (before Ipv4AddressHelper::Assign, which
+/// would otherwise install ns-3's default):
+/// @code
+/// TrafficControlHelper tch;
+/// tch.SetRootQueueDisc("ns3::NetccQueueDisc", "Ecn", BooleanValue(true),
+///                      "KMin", UintegerValue(97'500), "KMax", UintegerValue(97'500),
+///                      "PMax", DoubleValue(1.0));
+/// tch.Install(switchDevices);
+/// @endcode
+#ifndef NETCC_NS3_QUEUE_DISC_H
+#define NETCC_NS3_QUEUE_DISC_H
+
+#include <cstdint>
+
+#include "netcc-ns3/bridge.h"
+#include "ns3/queue-disc.h"
+#include "ns3/random-variable-stream.h"
+
+namespace ns3 {
+
+/// @brief A FIFO queue disc running netcc's RED/ECN and INT push (see the file comment).
+class NetccQueueDisc : public QueueDisc {
+ public:
+  /// @brief Its TypeId, "ns3::NetccQueueDisc", with Attributes MaxSize, Int, MaxHops, Ecn,
+  /// EcnAtDequeue, KMin, KMax, PMax, DropNotEct.
+  static TypeId GetTypeId();
+  NetccQueueDisc();
+  ~NetccQueueDisc() override;
+
+  /// @brief Reason string of a packet netcc's RED marked.
+  static constexpr const char* kMark = "netcc RED/ECN mark";
+  /// @brief Reason string of a Not-ECT packet netcc's RED dropped.
+  static constexpr const char* kRedDrop = "netcc RED drop (Not-ECT)";
+  /// @brief Reason string of a packet dropped for lack of room.
+  static constexpr const char* kOverflow = "queue disc full";
+
+  /// @brief Bytes this queue disc has sent (INT's tx counter).
+  std::uint64_t GetTxBytes() const { return m_txBytes; }
+  /// @brief Use `stream` for the RED draws; returns the streams used (1).
+  int64_t AssignStreams(int64_t stream);
+
+ private:
+  bool DoEnqueue(Ptr<QueueDiscItem> item) override;
+  Ptr<QueueDiscItem> DoDequeue() override;
+  bool CheckConfig() override;
+  void InitializeParams() override;
+  // Mark or drop `item` as netcc's RED decides at `backlog`; false if dropped.
+  bool Red(Ptr<QueueDiscItem> item, std::uint64_t backlog, bool dequeue);
+  std::uint64_t LinkRate();
+  netcc::ns3::red_config Config() const;
+
+  bool m_int = true;
+  std::uint8_t m_maxHops = netcc::ns3::max_int_hops;
+  bool m_ecn = false;
+  bool m_ecnAtDequeue = false;
+  std::uint64_t m_kMin = 5'000;
+  std::uint64_t m_kMax = 200'000;
+  double m_pMax = 0.01;
+  bool m_dropNotEct = true;
+  std::uint64_t m_txBytes = 0;
+  std::uint64_t m_rate = 0;
+  Ptr<UniformRandomVariable> m_uv;
+};
+
+}  // namespace ns3
+
+#endif  // NETCC_NS3_QUEUE_DISC_H

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// ns3::NetccQueueDisc: a FIFO running netcc's RED/ECN and INT push (queue-disc.h). C++17.
+#include "netcc-ns3/queue-disc.h"
+
+#include <iostream>
+#include <limits>
+
+#include "netcc-ns3/int.h"
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/drop-tail-queue.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3 {
+
+NS_LOG_COMPONENT_DEFINE("NetccQueueDisc");
+NS_OBJECT_ENSURE_REGISTERED(NetccQueueDisc);
+
+TypeId NetccQueueDisc::GetTypeId() {
+  static TypeId tid =
+      TypeId("ns3::NetccQueueDisc")
+          .SetParent<QueueDisc>()
+          .SetGroupName("Netcc")
+          .AddConstructor<NetccQueueDisc>()
+          .AddAttribute("MaxSize", "The queue disc's capacity", QueueSizeValue(QueueSize("1000p")),
+                        MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                        MakeQueueSizeChecker())
+          .AddAttribute("Int", "Append an INT hop record at dequeue to packets with a NetccIntTag",
+                        BooleanValue(true), MakeBooleanAccessor(&NetccQueueDisc::m_int),
+                        MakeBooleanChecker())
+          .AddAttribute("MaxHops", "Hop records a packet may collect (netcc int_push.max_hops)",
+                        UintegerValue(netcc::ns3::max_int_hops),
+                        MakeUintegerAccessor(&NetccQueueDisc::m_maxHops),
+                        MakeUintegerChecker<std::uint8_t>(1, netcc::ns3::max_int_hops))
+          .AddAttribute("Ecn", "Run netcc's RED/ECN (mark ECT packets, drop selected Not-ECT)",
+                        BooleanValue(false), MakeBooleanAccessor(&NetccQueueDisc::m_ecn),
+                        MakeBooleanChecker())
+          .AddAttribute("EcnAtDequeue",
+                        "Decide on the queue a packet leaves (RoCE switches) instead of the one it "
+                        "joins",
+                        BooleanValue(false), MakeBooleanAccessor(&NetccQueueDisc::m_ecnAtDequeue),
+                        MakeBooleanChecker())
+          .AddAttribute("KMin", "RED K_min, bytes", UintegerValue(5'000),
+                        MakeUintegerAccessor(&NetccQueueDisc::m_kMin),
+                        MakeUintegerChecker<std::uint64_t>())
+          .AddAttribute("KMax", "RED K_max, bytes", UintegerValue(200'000),
+                        MakeUintegerAccessor(&NetccQueueDisc::m_kMax),
+                        MakeUintegerChecker<std::uint64_t>())
+          .AddAttribute("PMax", "RED P_max, the marking probability at K_max", DoubleValue(0.01),
+                        MakeDoubleAccessor(&NetccQueueDisc::m_pMax),
+                        MakeDoubleChecker<double>(0, 1))
+          .AddAttribute("DropNotEct", "Drop a selected Not-ECT packet (RFC 3168 §7)",
+                        BooleanValue(true), MakeBooleanAccessor(&NetccQueueDisc::m_dropNotEct),
+                        MakeBooleanChecker());
+  return tid;
+}
+
+NetccQueueDisc::NetccQueueDisc()
+    : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE),
+      m_uv(CreateObject<UniformRandomVariable>()) {}
+
+NetccQueueDisc::~NetccQueueDisc() = default;
+
+int64_t NetccQueueDisc::AssignStreams(int64_t stream) {
+  m_uv->SetStream(stream);
+  return 1;
+}
+
+std::uint64_t NetccQueueDisc::LinkRate() {
+  if (m_rate != 0) return m_rate;
+  Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface();
+  Ptr<NetDevice> dev = ndqi ? ndqi->GetObject<NetDevice>() : nullptr;
+  DataRateValue rate;
+  if (dev && dev->GetAttributeFailSafe("DataRate", rate)) m_rate = rate.Get().GetBitRate();
+  return m_rate;
+}
+
+bool NetccQueueDisc::Red(Ptr<QueueDiscItem> item, std::uint64_t backlog, bool dequeue) {
+  std::uint8_t ecn = 0;
+  if (auto ip = DynamicCast<Ipv4QueueDiscItem>(item)) ecn = ip->GetHeader().GetEcn();
+  const auto draw = static_cast<std::uint32_t>(m_uv->GetInteger(0, 0xFFFF'FFFFu));
+  switch (netcc::ns3::red_decide(Config(), ecn, backlog, draw)) {
+    case netcc::ns3::red_verdict::mark:
+      Mark(item, kMark);
+      return true;
+    case netcc::ns3::red_verdict::drop:
+      if (dequeue) {
+        DropAfterDequeue(item, kRedDrop);
+      } else {
+        DropBeforeEnqueue(item, kRedDrop);
+      }
+      return false;
+    case netcc::ns3::red_verdict::pass:
+      break;
+  }
+  return true;
+}
+
+bool NetccQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item) {
+  if (GetCurrentSize() + item > GetMaxSize()) {
+    DropBeforeEnqueue(item, kOverflow);
+    return false;
+  }
+  if (m_ecn && !m_ecnAtDequeue && !Red(item, GetNBytes(), false)) return false;
+  return GetInternalQueue(0)->Enqueue(item);
+}
+
+Ptr<QueueDiscItem> NetccQueueDisc::DoDequeue() {
+  while (true) {
+    Ptr<QueueDiscItem> item = GetInternalQueue(0)->Dequeue();
+    if (!item) return nullptr;
+    const std::uint64_t left = GetInternalQueue(0)->GetNBytes();
+    if (m_ecn && m_ecnAtDequeue && !Red(item, left + item->GetSize(), true)) continue;
+    m_txBytes += item->GetSize();
+    if (m_int) {
+      NetccIntTag tag;
+      Ptr<Packet> p = item->GetPacket();
+      if (p->PeekPacketTag(tag)) {
+        netcc::ns3::port_state port{left, m_txBytes, LinkRate()};
+        if (netcc::ns3::int_push(tag.hops, tag.count, m_maxHops, Simulator::Now().GetNanoSeconds(),
+                                 port)) {
+          p->ReplacePacketTag(tag);
+        }
+      }
+    }
+    return item;
+  }
+}
+
+bool NetccQueueDisc::CheckConfig() {
+  if (GetNQueueDiscClasses() > 0 || GetNPacketFilters() > 0) {
+    NS_LOG_ERROR("NetccQueueDisc has no classes and no packet filters");
+    return false;
+  }
+  if (m_ecn) {
+    const std::string why = netcc::ns3::check_red(Config());
+    if (!why.empty()) {
+      std::cerr << "netcc: ns3::NetccQueueDisc: " << why << '\n';
+      return false;
+    }
+  }
+  if (GetNInternalQueues() == 0) {
+    AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
+        "MaxSize", QueueSizeValue(GetMaxSize())));
+  }
+  return GetNInternalQueues() == 1;
+}
+
+void NetccQueueDisc::InitializeParams() {}
+
+netcc::ns3::red_config NetccQueueDisc::Config() const {
+  return netcc::ns3::red_config{m_kMin, m_kMax, m_pMax, m_dropNotEct};
+}
+
+}  // namespace ns3
