@@ -10,6 +10,7 @@
 #include "netcc-ns3/bridge.h"
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/units.hpp"
+#include "netcc/fabric/bolt.hpp"
 #include "netcc/fabric/dcqcn_np.hpp"
 #include "netcc/fabric/int_push.hpp"
 #include "netcc/fabric/red_ecn.hpp"
@@ -21,6 +22,15 @@ std::int64_t clamp_i64(std::uint64_t v) {
   return v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
              ? std::numeric_limits<std::int64_t>::max()
              : static_cast<std::int64_t>(v);
+}
+
+bolt_params to_params(const bolt_switch_config& c) {
+  bolt_params p;
+  p.mtu = bytes{clamp_i64(c.mtu)};
+  p.cc_thresh = bytes{clamp_i64(c.cc_thresh)};
+  p.pru = c.pru;
+  p.sm = c.sm;
+  return p;
 }
 
 red_ecn_params to_params(const red_config& c) {
@@ -101,6 +111,47 @@ np_verdict np_on_packet(np_flow& f, bool ce, std::int64_t now_ns, std::int64_t i
       break;
   }
   return np_verdict::none;
+}
+
+bolt_src_out bolt_on_packet(bolt_port& port, bolt_packet& pkt, std::uint64_t pkt_size,
+                            std::uint64_t q_size, std::uint64_t rate_bps, std::int64_t now_ns,
+                            const bolt_switch_config& c) {
+  bolt_port_state st;
+  st.last_sm_time = timestamp{port.last_sm_ns};
+  st.sm_token = port.sm_token;
+  st.pru_token = port.pru_token;
+  bolt_header h;
+  h.data = pkt.data;
+  h.first = pkt.first;
+  h.last = pkt.last;
+  h.inc = pkt.inc;
+  h.dec = pkt.dec;
+  h.t_data_tx = pkt.t_data_tx;
+  const bolt_params p = to_params(c);
+  const bolt_ingress_result r =
+      bolt_ingress(st, h, bytes{clamp_i64(pkt_size)},
+                   bolt_port_view{bytes{clamp_i64(q_size)}, bit_rate{clamp_i64(rate_bps)}},
+                   timestamp{now_ns}, p);
+  port.last_sm_ns = st.last_sm_time.count();
+  port.sm_token = st.sm_token;
+  port.pru_token = st.pru_token;
+  pkt.inc = h.inc;
+  pkt.dec = h.dec;
+  bolt_src_out out;
+  if (r.send_src) {
+    out.send = true;
+    out.queue = static_cast<std::uint64_t>(bolt_decode_q_size(r.src.q_size).count());
+    out.rate_bps =
+        static_cast<std::uint64_t>(bolt_decode_link_rate(r.src.link_rate, p.link_rate_unit).bps());
+    out.t_data_tx = r.src.t_data_tx;
+  }
+  return out;
+}
+
+std::string check_bolt(const bolt_switch_config& c) {
+  std::string out;
+  for (const auto& e : validate(to_params(c))) out += (out.empty() ? "" : "; ") + e.message();
+  return out;
 }
 
 }  // namespace netcc::ns3

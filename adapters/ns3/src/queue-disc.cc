@@ -6,15 +6,21 @@
 #include <limits>
 
 #include "netcc-ns3/int.h"
+#include "netcc-ns3/rate-transport.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/drop-tail-queue.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
+#include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-l4-protocol.h"
+#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
 namespace ns3 {
@@ -57,6 +63,25 @@ TypeId NetccQueueDisc::GetTypeId() {
                         MakeDoubleChecker<double>(0, 1))
           .AddAttribute("DropNotEct", "Drop a selected Not-ECT packet (RFC 3168 §7)",
                         BooleanValue(true), MakeBooleanAccessor(&NetccQueueDisc::m_dropNotEct),
+                        MakeBooleanChecker())
+          .AddAttribute("Bolt", "Run Bolt's switch on the rate transport's data packets",
+                        BooleanValue(false), MakeBooleanAccessor(&NetccQueueDisc::m_bolt),
+                        MakeBooleanChecker())
+          .AddAttribute("BoltCcThresh", "Bolt CC_THRESH: the queue (bytes) from which SRCs go out",
+                        UintegerValue(1500),
+                        MakeUintegerAccessor(&NetccQueueDisc::SetBoltCcThresh,
+                                             &NetccQueueDisc::GetBoltCcThresh),
+                        MakeUintegerChecker<std::uint64_t>())
+          .AddAttribute(
+              "BoltMtu", "Bolt MTU, bytes (a supply token's unit)", UintegerValue(1500),
+              MakeUintegerAccessor(&NetccQueueDisc::SetBoltMtu, &NetccQueueDisc::GetBoltMtu),
+              MakeUintegerChecker<std::uint64_t>())
+          .AddAttribute(
+              "BoltPru", "Bolt proactive ramp-up (§3.2)", BooleanValue(true),
+              MakeBooleanAccessor(&NetccQueueDisc::SetBoltPru, &NetccQueueDisc::GetBoltPru),
+              MakeBooleanChecker())
+          .AddAttribute("BoltSm", "Bolt supply matching (§3.3)", BooleanValue(true),
+                        MakeBooleanAccessor(&NetccQueueDisc::SetBoltSm, &NetccQueueDisc::GetBoltSm),
                         MakeBooleanChecker());
   return tid;
 }
@@ -108,6 +133,7 @@ bool NetccQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item) {
     return false;
   }
   if (m_ecn && !m_ecnAtDequeue && !Red(item, GetNBytes(), false)) return false;
+  if (m_bolt) Bolt(item);
   return GetInternalQueue(0)->Enqueue(item);
 }
 
@@ -133,10 +159,98 @@ Ptr<QueueDiscItem> NetccQueueDisc::DoDequeue() {
   }
 }
 
+void NetccQueueDisc::Bolt(Ptr<QueueDiscItem> item) {
+  auto ip = DynamicCast<Ipv4QueueDiscItem>(item);
+  if (!ip || ip->GetHeader().GetProtocol() != UdpL4Protocol::PROT_NUMBER) return;
+  Ptr<Packet> p = item->GetPacket();
+  UdpHeader udp;
+  NetccRateHeader h;
+  if (p->GetSize() < udp.GetSerializedSize() + h.GetSerializedSize()) return;
+  p->RemoveHeader(udp);
+  p->RemoveHeader(h);
+  if (h.type == NetccRateHeader::DATA) {
+    netcc::ns3::bolt_packet b;
+    b.first = (h.flags & NetccRateHeader::FIRST) != 0;
+    b.last = (h.flags & NetccRateHeader::LAST) != 0;
+    b.inc = (h.flags & NetccRateHeader::INC) != 0;
+    b.dec = (h.flags & NetccRateHeader::DEC) != 0;
+    b.t_data_tx = h.txTs32;
+    const netcc::ns3::bolt_src_out src =
+        netcc::ns3::bolt_on_packet(m_boltPort, b, item->GetSize(), GetNBytes(), LinkRate(),
+                                   Simulator::Now().GetNanoSeconds(), m_boltConfig);
+    h.flags = static_cast<std::uint8_t>((h.flags & ~(NetccRateHeader::INC | NetccRateHeader::DEC)) |
+                                        (b.inc ? NetccRateHeader::INC : 0) |
+                                        (b.dec ? NetccRateHeader::DEC : 0));
+    if (src.send) {
+      // After this enqueue returns: the SRC leaves through this node's IP stack.
+      Simulator::ScheduleNow(&NetccQueueDisc::SendSrc, this, ip->GetHeader().GetSource(),
+                             udp.GetSourcePort(), src);
+    }
+  }
+  p->AddHeader(h);
+  p->AddHeader(udp);
+}
+
+void NetccQueueDisc::SendSrc(Ipv4Address to, std::uint16_t port, netcc::ns3::bolt_src_out src) {
+  if (!m_srcSocket) {
+    Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface();
+    Ptr<NetDevice> dev = ndqi ? ndqi->GetObject<NetDevice>() : nullptr;
+    if (!dev) return;
+    m_srcSocket = Socket::CreateSocket(dev->GetNode(), UdpSocketFactory::GetTypeId());
+    m_srcSocket->Bind();
+  }
+  NetccRateHeader h;
+  h.type = NetccRateHeader::SRC;
+  h.queue = src.queue;
+  h.rate = src.rate_bps;
+  h.txTs32 = src.t_data_tx;
+  Ptr<Packet> p = Create<Packet>(0);
+  p->AddHeader(h);
+  m_srcSocket->SendTo(p, 0, InetSocketAddress(to, port));
+  ++m_srcs;
+}
+
+void NetccQueueDisc::DoDispose() {
+  m_srcSocket = nullptr;
+  QueueDisc::DoDispose();
+}
+
+void NetccQueueDisc::SetBoltCcThresh(std::uint64_t v) {
+  m_boltConfig.cc_thresh = v;
+}
+std::uint64_t NetccQueueDisc::GetBoltCcThresh() const {
+  return m_boltConfig.cc_thresh;
+}
+void NetccQueueDisc::SetBoltMtu(std::uint64_t v) {
+  m_boltConfig.mtu = v;
+}
+std::uint64_t NetccQueueDisc::GetBoltMtu() const {
+  return m_boltConfig.mtu;
+}
+void NetccQueueDisc::SetBoltPru(bool v) {
+  m_boltConfig.pru = v;
+}
+bool NetccQueueDisc::GetBoltPru() const {
+  return m_boltConfig.pru;
+}
+void NetccQueueDisc::SetBoltSm(bool v) {
+  m_boltConfig.sm = v;
+}
+bool NetccQueueDisc::GetBoltSm() const {
+  return m_boltConfig.sm;
+}
+
 bool NetccQueueDisc::CheckConfig() {
   if (GetNQueueDiscClasses() > 0 || GetNPacketFilters() > 0) {
     NS_LOG_ERROR("NetccQueueDisc has no classes and no packet filters");
     return false;
+  }
+  if (m_bolt) {
+    const std::string why = netcc::ns3::check_bolt(m_boltConfig);
+    if (!why.empty()) {
+      std::cerr << "netcc: ns3::NetccQueueDisc: " << why << '\n';
+      return false;
+    }
   }
   if (m_ecn) {
     const std::string why = netcc::ns3::check_red(Config());

@@ -189,9 +189,14 @@ void NetccRateSender::StartApplication() {
   NS_ABORT_MSG_IF(m_lineRate.GetBitRate() == 0,
                   "netcc: NetccRateSender: NicRate is 0 and no device has a DataRate");
   m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+  // Not connected: SRCs come from switches, not from the receiver.
   m_socket->Bind();
-  m_socket->Connect(m_remote);
-  m_socket->SetIpTos(kEct0);
+  // SendTo takes the TOS from the address: data packets are ECN-capable, ECT(0).
+  if (InetSocketAddress::IsMatchingType(m_remote)) {
+    InetSocketAddress a = InetSocketAddress::ConvertFrom(m_remote);
+    a.SetTos(kEct0);
+    m_remote = a;
+  }
   m_socket->SetRecvCallback(MakeCallback(&NetccRateSender::Receive, this));
   if (k.events & netcc::ns3::ev_timer)
     m_tickEvent = Simulator::Schedule(m_timerInterval, &NetccRateSender::Tick, this);
@@ -220,7 +225,9 @@ void NetccRateSender::SendNext() {
     return;
   }
   const std::int64_t now = Simulator::Now().GetNanoSeconds();
-  const unsigned marks = m_cc->on_send(len, now);
+  const std::uint64_t remaining =
+      m_maxBytes == 0 ? std::numeric_limits<std::uint64_t>::max() : m_maxBytes - m_sndNxt - len;
+  const unsigned marks = m_cc->on_send(len, remaining, now);
   NetccRateHeader h;
   h.type = NetccRateHeader::DATA;
   h.flags =
@@ -236,7 +243,7 @@ void NetccRateSender::SendNext() {
   const auto need = Kind().need;
   if (need == netcc::ns3::feedback_need::int_ || need == netcc::ns3::feedback_need::int_padded)
     p->AddPacketTag(NetccIntTag{});
-  m_socket->Send(p);
+  m_socket->SendTo(p, 0, m_remote);
   m_sndNxt += len;
   m_sendEvent =
       Simulator::Schedule(Gap(len + kHeaderSize + kUdpIpBytes), &NetccRateSender::SendNext, this);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "netcc-ns3/int.h"
+#include "netcc-ns3/queue-disc.h"
 #include "netcc-ns3/rate-transport.h"
 #include "netcc-ns3/tcp-congestion-ops.h"
 #include "ns3/boolean.h"
@@ -82,8 +83,9 @@ void Check(const NetccNs3Scenario& s) {
   if (s.duration.GetNanoSeconds() / s.sample.GetNanoSeconds() > 10'000'000)
     Bad("sample", std::to_string(s.sample.GetNanoSeconds()) + " ns",
         "gives more than 10^7 samples over the duration");
-  if (s.queue != "fifo" && s.queue != "red" && s.queue != "netcc" && s.queue != "netcc-red")
-    Bad("queue", s.queue, "must be fifo, red, netcc or netcc-red");
+  if (s.queue != "fifo" && s.queue != "red" && s.queue != "netcc" && s.queue != "netcc-red" &&
+      s.queue != "netcc-bolt")
+    Bad("queue", s.queue, "must be fifo, red, netcc, netcc-red or netcc-bolt");
   if (s.redK < 1) Bad("red_k", "0", "must be at least one packet");
   if (s.bufferPackets < 1) Bad("buffer_packets", "0", "must be at least one packet");
   if (s.segmentSize < 64 || s.segmentSize > 9000)
@@ -292,14 +294,23 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
                           UintegerValue(s.segmentSize + 40), "LinkBandwidth", DataRateValue(s.rate),
                           "LinkDelay", TimeValue(s.delay), "MaxSize",
                           QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, s.bufferPackets)));
-  } else if (s.queue == "netcc" || s.queue == "netcc-red") {
-    // netcc's switch functions: INT push at dequeue; with netcc-red, netcc's RED/ECN as a step
-    // at K packets (DCTCP's marking, netcc::dctcp_red_params).
-    const std::uint64_t k = std::uint64_t{s.redK} * (s.segmentSize + 40);
+  } else if (s.queue == "netcc-bolt") {
+    // Bolt's switch (NSDI'23 Algorithm 1): SRCs at CC_THRESH, PRU and supply matching.
     port.SetRootQueueDisc("ns3::NetccQueueDisc", "MaxSize",
                           QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, s.bufferPackets)), "Int",
-                          BooleanValue(true), "Ecn", BooleanValue(s.queue == "netcc-red"), "KMin",
-                          UintegerValue(k), "KMax", UintegerValue(k), "PMax", DoubleValue(1.0));
+                          BooleanValue(false), "Bolt", BooleanValue(true), "BoltMtu",
+                          UintegerValue(s.segmentSize + 40));
+  } else if (s.queue == "netcc" || s.queue == "netcc-red") {
+    // netcc's switch functions: INT push at dequeue; with netcc-red, netcc's RED/ECN, a ramp
+    // from kMin to kMax bytes up to pMax, or (kMax = 0) a step at K packets (DCTCP's marking).
+    const std::uint64_t k = std::uint64_t{s.redK} * (s.segmentSize + 40);
+    const bool ramp = s.kMax > 0;
+    port.SetRootQueueDisc(
+        "ns3::NetccQueueDisc", "MaxSize",
+        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, s.bufferPackets)), "Int",
+        BooleanValue(true), "Ecn", BooleanValue(s.queue == "netcc-red"), "KMin",
+        UintegerValue(ramp ? s.kMin : k), "KMax", UintegerValue(ramp ? s.kMax : k), "PMax",
+        DoubleValue(ramp ? s.pMax : 1.0), "EcnAtDequeue", BooleanValue(s.ecnAtDequeue));
   } else {
     port = host;
   }
@@ -307,10 +318,13 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
   Ipv4AddressHelper addr("10.0.0.0", "255.255.255.0");
   std::vector<Ipv4Address> rxAddr(receivers);
   NetDeviceContainer bottleneckLink;
+  QueueDiscContainer switchQueues;
   auto connect = [&](Ptr<Node> a, Ptr<Node> b, bool aIsSwitch, bool bIsSwitch) {
     NetDeviceContainer d = p2p.Install(a, b);
-    (aIsSwitch ? port : host).Install(d.Get(0));
-    (bIsSwitch ? port : host).Install(d.Get(1));
+    QueueDiscContainer qa = (aIsSwitch ? port : host).Install(d.Get(0));
+    QueueDiscContainer qb = (bIsSwitch ? port : host).Install(d.Get(1));
+    if (aIsSwitch) switchQueues.Add(qa);
+    if (bIsSwitch) switchQueues.Add(qb);
     Ipv4InterfaceContainer i = addr.Assign(d);
     addr.NewNetwork();
     return std::make_pair(d, i);
@@ -395,6 +409,9 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
   const QueueDisc::Stats& st = rec.bottleneck->GetStats();
   r.drops = st.nTotalDroppedPackets;
   r.marks = st.nTotalMarkedPackets;
+  for (auto it = switchQueues.Begin(); it != switchQueues.End(); ++it)
+    if (auto n = DynamicCast<NetccQueueDisc>(*it)) r.srcs += n->GetSrcs();
+  switchQueues = QueueDiscContainer();
   rec.bottleneck = nullptr;
   rec.longApps.clear();
   rec.rateApps.clear();

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// netcc's INT controllers in stock ns-3 against the same controllers in netcc's own testbench,
-// on netcc-sim's `incast` built the same way in both: a 100 Gbps star with 1 us links, a long
-// flow from time 0 and ten 500 kB flows at 500 us onto one receiver, 3 ms, the controllers given
-// the same host rate, base RTT and N = 10, INT pushed at every switch port at dequeue.
+// netcc's controllers in stock ns-3 against the same controllers in netcc's own testbench, on
+// netcc-sim's `incast` built the same way in both: a 100 Gbps star with 1 us links, a long flow
+// from time 0 and ten 500 kB flows at 500 us onto one receiver, 3 ms, the controllers given the
+// same host rate, base RTT and N = 10, and the switches running the same netcc functions (INT
+// push at dequeue; DCQCN's RED/ECN; Bolt's ingress). PowerTCP and HPCC run over ns-3's TCP and
+// over the rate transport; DCQCN, TIMELY and Bolt over the rate transport.
 //
 // Margins, and why: peak queue within 15%, drain time within 25% (or 10 us), the long flow's
 // goodput over the last quarter within 5% of the link. The two networks differ where ns-3 is
@@ -22,23 +24,34 @@
 
 namespace {
 
-ns3::NetccNs3Result RunInNs3(const std::string& typeId) {
+ns3::NetccNs3Result RunInNs3(const std::string& typeId, const std::string& transport = "tcp",
+                             const std::string& queue = "netcc") {
   ns3::NetccNs3Scenario s;
   s.topology = "incast";
   s.cc = typeId;
+  s.transport = transport;
   s.rate = ns3::DataRate("100Gbps");
   s.delay = ns3::MicroSeconds(1);
   s.duration = ns3::MicroSeconds(3000);
   s.sample = ns3::MicroSeconds(1);
-  s.queue = "netcc";
+  s.queue = queue;
+  if (queue == "netcc-red") {
+    // DCQCN's switches in netcc-sim: RED/ECN with the seed's Table II (K_min 5 kB, K_max
+    // 200 kB, P_max 1%), decided on the queue a packet leaves.
+    s.kMin = 5'000;
+    s.kMax = 200'000;
+    s.pMax = 0.01;
+    s.ecnAtDequeue = true;
+  }
   s.expectedFlows = 10;
   ns3::NetccNs3DeriveDefaults(s);
   return ns3::RunNetccNs3Scenario(s);
 }
 
-void ExpectSameRun(const std::string& cc, const std::string& typeId) {
+void ExpectSameRun(const std::string& cc, const std::string& typeId,
+                   const std::string& transport = "tcp", const std::string& queue = "netcc") {
   const auto tb = netcc_ns3_test::run_testbench_incast(cc);
-  const auto n3 = RunInNs3(typeId);
+  const auto n3 = RunInNs3(typeId, transport, queue);
   const std::string line =
       cc + ": testbench peak " + std::to_string(tb.peak_queue) + " B, drain " +
       std::to_string(tb.drain_us) + " us, tail " + std::to_string(tb.tail_gbps) +
@@ -61,6 +74,24 @@ TEST(Ns3AgainstTestbench, PowerTcpOnTheIncast) {
 
 TEST(Ns3AgainstTestbench, HpccOnTheIncast) {
   ExpectSameRun("hpcc", "ns3::NetccHpcc");
+}
+
+// The rate-based transport over UDP: DCQCN with CNPs from the receiver's notification point,
+// TIMELY on per-packet RTTs, HPCC in its rate form, Bolt with SRCs from the switches.
+TEST(Ns3AgainstTestbench, DcqcnOverTheRateTransport) {
+  ExpectSameRun("dcqcn", "ns3::NetccDcqcn", "rate", "netcc-red");
+}
+
+TEST(Ns3AgainstTestbench, TimelyOverTheRateTransport) {
+  ExpectSameRun("timely", "ns3::NetccTimely", "rate", "fifo");
+}
+
+TEST(Ns3AgainstTestbench, HpccOverTheRateTransport) {
+  ExpectSameRun("hpcc", "ns3::NetccHpcc", "rate", "netcc");
+}
+
+TEST(Ns3AgainstTestbench, BoltOverTheRateTransport) {
+  ExpectSameRun("bolt", "ns3::NetccBolt", "rate", "netcc-bolt");
 }
 
 TEST(Ns3AgainstTestbench, WithoutIntTheIntControllersCannotReact) {

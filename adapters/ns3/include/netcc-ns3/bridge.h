@@ -125,9 +125,10 @@ class controller {
   virtual void on_loss(const ack_info& a) = 0;
   /// @brief The retransmission timer fired.
   virtual void on_timeout(std::int64_t now_ns) = 0;
-  /// @brief `payload` bytes leave now. Returns the marks the controller puts on the packet
+  /// @brief A data packet of `payload` bytes leaves now; the application has `remaining` bytes
+  /// after it (UINT64_MAX: without end). Returns the marks the controller puts on the packet
   /// (mark_first | mark_last | mark_inc: Bolt §4.2), 0 for other controllers.
-  virtual unsigned on_send(std::uint64_t payload, std::int64_t now_ns) = 0;
+  virtual unsigned on_send(std::uint64_t payload, std::uint64_t remaining, std::int64_t now_ns) = 0;
   /// @brief A DCQCN CNP arrived.
   virtual void on_cnp(std::int64_t now_ns) = 0;
   /// @brief A Bolt SRC arrived.
@@ -221,6 +222,48 @@ enum class np_verdict : std::uint8_t { none, send_now, schedule };
 /// `schedule_mode` picks the minimum-spacing variant, which sets `at_ns` for a later CNP.
 np_verdict np_on_packet(np_flow& f, bool ce, std::int64_t now_ns, std::int64_t interval_ns,
                         bool schedule_mode, std::int64_t& at_ns);
+
+/// @brief netcc::bolt_params: MTU, CC_THRESH (bytes), proactive ramp-up and supply matching.
+struct bolt_switch_config {
+  std::uint64_t mtu = 1500;        ///< Bytes.
+  std::uint64_t cc_thresh = 1500;  ///< Bytes: the queue from which a port is congested.
+  bool pru = true;                 ///< Proactive ramp-up (Bolt §3.2).
+  bool sm = true;                  ///< Supply matching (Bolt §3.3).
+};
+
+/// @brief One port's Bolt state (netcc::bolt_port_state).
+struct bolt_port {
+  std::int64_t last_sm_ns = 0;  ///< Last supply-token update.
+  std::int32_t sm_token = 0;    ///< Supply token, bytes.
+  std::uint32_t pru_token = 0;  ///< Proactive ramp-up tokens.
+};
+
+/// @brief The Bolt fields of a data packet the switch reads and rewrites.
+struct bolt_packet {
+  bool data = true;             ///< A data packet (others pass untouched).
+  bool first = false;           ///< FIRST.
+  bool last = false;            ///< LAST.
+  bool inc = false;             ///< INC (cleared when no token is left).
+  bool dec = false;             ///< DEC (set when an SRC was sent).
+  std::uint32_t t_data_tx = 0;  ///< The sender's 32-bit send time.
+};
+
+/// @brief An SRC to send back to the data packet's sender, if `send`.
+struct bolt_src_out {
+  bool send = false;            ///< An SRC was generated.
+  std::uint64_t queue = 0;      ///< Its queue size, bytes (as encoded on the wire).
+  std::uint64_t rate_bps = 0;   ///< Its link rate (as encoded on the wire).
+  std::uint32_t t_data_tx = 0;  ///< The data packet's send time, echoed.
+};
+
+/// @brief netcc::bolt_ingress (Bolt NSDI'23 Algorithm 1 with Algorithm 3's supply token) for a
+/// packet of `pkt_size` bytes joining a port with `q_size` bytes queued at `rate_bps`.
+bolt_src_out bolt_on_packet(bolt_port& port, bolt_packet& pkt, std::uint64_t pkt_size,
+                            std::uint64_t q_size, std::uint64_t rate_bps, std::int64_t now_ns,
+                            const bolt_switch_config& c);
+
+/// @brief netcc's validate() of `c`: "" or its messages.
+std::string check_bolt(const bolt_switch_config& c);
 
 /// @brief Register the ns-3 TypeIds of every kind not yet registered (done at load time for
 /// the built-ins and by add_controller_kind(); safe to call again). Defined by the ns-3 half.

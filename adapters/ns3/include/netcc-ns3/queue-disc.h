@@ -2,8 +2,11 @@
 /// @file
 /// @brief ns3::NetccQueueDisc: a switch egress FIFO that runs netcc's switch functions (the ns-3
 /// half, C++17): RED/ECN marking with netcc::red_ecn_on_packet (the network-calculus seed §III-B;
-/// DCTCP's step at K when K_min = K_max) and INT push at dequeue with netcc::int_push (PowerTCP
-/// §3.3, HPCC §3.2) onto packets that carry a NetccIntTag.
+/// DCTCP's step at K when K_min = K_max), INT push at dequeue with netcc::int_push (PowerTCP
+/// §3.3, HPCC §3.2) onto packets that carry a NetccIntTag, and Bolt's switch (NSDI'23 Algorithm 1
+/// with Algorithm 3's supply matching) on the rate transport's data packets as they join the
+/// queue: an SRC goes back to the data's sender as a UDP packet from this node's own IP stack
+/// (routed like any packet, so it works across MPI ranks), and INC/DEC are rewritten in place.
 ///
 /// The hop record's queue length is the bytes left in this queue disc after the packet leaves,
 /// its byte counter the bytes this queue disc has sent, its rate the device's DataRate.
@@ -22,8 +25,10 @@
 #include <cstdint>
 
 #include "netcc-ns3/bridge.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/queue-disc.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/socket.h"
 
 namespace ns3 {
 
@@ -43,12 +48,23 @@ class NetccQueueDisc : public QueueDisc {
   /// @brief Reason string of a packet dropped for lack of room.
   static constexpr const char* kOverflow = "queue disc full";
 
+  /// @brief SRCs this port generated (Bolt).
+  std::uint64_t GetSrcs() const { return m_srcs; }
   /// @brief Bytes this queue disc has sent (INT's tx counter).
   std::uint64_t GetTxBytes() const { return m_txBytes; }
   /// @brief Use `stream` for the RED draws; returns the streams used (1).
   int64_t AssignStreams(int64_t stream);
 
  private:
+  void DoDispose() override;
+  void SetBoltCcThresh(std::uint64_t v);
+  std::uint64_t GetBoltCcThresh() const;
+  void SetBoltMtu(std::uint64_t v);
+  std::uint64_t GetBoltMtu() const;
+  void SetBoltPru(bool v);
+  bool GetBoltPru() const;
+  void SetBoltSm(bool v);
+  bool GetBoltSm() const;
   bool DoEnqueue(Ptr<QueueDiscItem> item) override;
   Ptr<QueueDiscItem> DoDequeue() override;
   bool CheckConfig() override;
@@ -57,6 +73,9 @@ class NetccQueueDisc : public QueueDisc {
   bool Red(Ptr<QueueDiscItem> item, std::uint64_t backlog, bool dequeue);
   std::uint64_t LinkRate();
   netcc::ns3::red_config Config() const;
+  // Bolt's ingress on a data packet of the rate transport; sends the SRC it may generate.
+  void Bolt(Ptr<QueueDiscItem> item);
+  void SendSrc(Ipv4Address to, std::uint16_t port, netcc::ns3::bolt_src_out src);
 
   bool m_int = true;
   std::uint8_t m_maxHops = netcc::ns3::max_int_hops;
@@ -69,6 +88,11 @@ class NetccQueueDisc : public QueueDisc {
   std::uint64_t m_txBytes = 0;
   std::uint64_t m_rate = 0;
   Ptr<UniformRandomVariable> m_uv;
+  bool m_bolt = false;
+  netcc::ns3::bolt_switch_config m_boltConfig;
+  netcc::ns3::bolt_port m_boltPort;
+  Ptr<Socket> m_srcSocket;
+  std::uint64_t m_srcs = 0;
 };
 
 }  // namespace ns3

@@ -51,7 +51,7 @@ class NetccRateHeader : public Header {
   /// @brief Packet types.
   enum Type : std::uint8_t { DATA = 0, ACK = 1, CNP = 2, SRC = 3 };
   /// @brief Flag bits.
-  enum Flag : std::uint8_t { ECN_ECHO = 1, FIRST = 2, LAST = 4, INC = 8 };
+  enum Flag : std::uint8_t { ECN_ECHO = 1, FIRST = 2, LAST = 4, INC = 8, DEC = 16 };
   static TypeId GetTypeId();
   TypeId GetInstanceTypeId() const override;
   uint32_t GetSerializedSize() const override;

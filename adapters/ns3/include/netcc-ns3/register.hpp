@@ -181,6 +181,20 @@ template <class P>
 
 /// @brief netcc controller `C` behind netcc::ns3::controller: each event reaches `C` only if
 /// `C` consumes it (controller_traits<C>::events), converted to netcc's feedback structs.
+/// @brief What a stack knows when a data packet leaves (the send-view form of on_send).
+struct send_view {
+  timestamp now{};    ///< When it leaves.
+  bytes payload{};    ///< Its payload.
+  bytes remaining{};  ///< The application's bytes after it (bytes::max(): without end).
+};
+
+/// @brief The marks a controller may set on a packet (Bolt's FIRST, LAST, INC).
+struct mark_view {
+  bool first = false;  ///< FIRST.
+  bool last = false;   ///< LAST.
+  bool inc = false;    ///< INC.
+};
+
 template <Controller C>
 class bridge_model final : public controller {
   static constexpr event_set events = controller_traits<C>::events;
@@ -198,18 +212,19 @@ class bridge_model final : public controller {
   void on_timeout(std::int64_t now) override {
     if constexpr (events.contains(cc_event::timeout)) c_.on_timeout(timestamp{now});
   }
-  unsigned on_send(std::uint64_t payload, std::int64_t now) override {
+  unsigned on_send(std::uint64_t payload, std::uint64_t remaining, std::int64_t now) override {
     if constexpr (events.contains(cc_event::send)) {
-      using result = decltype(c_.on_send(bytes{}, timestamp{}));
-      if constexpr (requires(const result& m) {
-                      m.first;
-                      m.last;
-                      m.inc;
-                    }) {
-        const auto m = c_.on_send(bytes{clamp_i64(payload)}, timestamp{now});
+      const send_view v{timestamp{now}, bytes{clamp_i64(payload)},
+                        remaining == std::numeric_limits<std::uint64_t>::max()
+                            ? bytes::max()
+                            : bytes{clamp_i64(remaining)}};
+      if constexpr (requires(mark_view m) { c_.on_send(v, m); }) {
+        // The stack's form (Bolt §4.2): the application's remaining bytes decide LAST.
+        mark_view m;
+        c_.on_send(v, m);
         return (m.first ? mark_first : 0u) | (m.last ? mark_last : 0u) | (m.inc ? mark_inc : 0u);
       } else {
-        static_cast<void>(c_.on_send(bytes{clamp_i64(payload)}, timestamp{now}));
+        static_cast<void>(c_.on_send(v.payload, v.now));
       }
     }
     return 0;
