@@ -252,7 +252,6 @@ bool add_controller_kind(controller_kind kind) {
       if (k.type_id == kind.type_id || k.name == kind.name) return false;
     r.kinds.push_back(std::move(kind));
   }
-  register_type_ids();
   return true;
 }
 

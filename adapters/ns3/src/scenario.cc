@@ -342,7 +342,9 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
   const bool rate = s.transport == "rate";
   // INT controllers need their hosts to mark data and reflect INT onto ACKs.
   if (const auto* kind = netcc::ns3::find_controller_kind(s.cc); kind != nullptr && !rate) {
-    if (kind->need == netcc::ns3::feedback_need::int_) {
+    // FastTune's INT comes reflected by the receiver, as HPCC's does (docs/ns3.md).
+    if (kind->need == netcc::ns3::feedback_need::int_ ||
+        kind->need == netcc::ns3::feedback_need::int_padded) {
       NetccIntHelper::Install(tx);
       NetccIntHelper::Install(rx);
     }

@@ -171,8 +171,8 @@ const std::deque<controller_kind>& controller_kinds();
 /// nullptr if none.
 const controller_kind* find_controller_kind(const std::string& type_id_or_name);
 
-/// @brief Add a kind (netcc::ns3::register_controller does this from a netcc controller type)
-/// and register its ns-3 TypeId. Returns false, adding nothing, if the name or TypeId is taken.
+/// @brief Add a kind (netcc::ns3::register_controller does this from a netcc controller type,
+/// then registers its TypeIds). Returns false, adding nothing, if the name or TypeId is taken.
 bool add_controller_kind(controller_kind kind);
 
 /// @brief One switch egress port as netcc's switch functions see it.
@@ -266,7 +266,7 @@ bolt_src_out bolt_on_packet(bolt_port& port, bolt_packet& pkt, std::uint64_t pkt
 std::string check_bolt(const bolt_switch_config& c);
 
 /// @brief Register the ns-3 TypeIds of every kind not yet registered (done at load time for
-/// the built-ins and by add_controller_kind(); safe to call again). Defined by the ns-3 half.
+/// the built-ins and by register_controller(); safe to call again). Defined by the ns-3 half.
 void register_type_ids();
 
 }  // namespace netcc::ns3

@@ -349,13 +349,17 @@ template <Controller C, class P = typename controller_traits<C>::params_type>
   return k;
 }
 
-/// @brief make_kind() and add_controller_kind(): `C` becomes ns-3 TypeId `type_id`. Returns
-/// false if the name or TypeId is taken.
+/// @brief make_kind(), add_controller_kind() and register_type_ids(): `C` becomes ns-3 TypeId
+/// `type_id` (and `type_id` + "Sender" on the rate transport). Returns false if the name or
+/// TypeId is taken.
 template <Controller C, class P = typename controller_traits<C>::params_type>
 bool register_controller(std::string name, std::string type_id, std::string description,
                          feedback_need need, std::vector<field_binding<P>> fields) {
-  return add_controller_kind(make_kind<C, P>(std::move(name), std::move(type_id),
-                                             std::move(description), need, std::move(fields)));
+  if (!add_controller_kind(make_kind<C, P>(std::move(name), std::move(type_id),
+                                           std::move(description), need, std::move(fields))))
+    return false;
+  register_type_ids();
+  return true;
 }
 
 }  // namespace netcc::ns3
