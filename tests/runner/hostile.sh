@@ -81,6 +81,10 @@ case "$case_name" in
       --set fattree_k=64 --set hosts_per_tor=256 --set max_memory_mb=1000 ;;
   fattree_odd_k)
     reject 'fattree_k = 5: must be even' --set topology=fattree --set fattree_k=5 ;;
+  conflict_dt_alpha)
+    reject 'dt_alpha = 2: conflicts with shared_buffer_bytes = 0' --set dt_alpha=2 ;;
+  conflict_fattree_key)
+    reject 'hosts_per_tor = 8: conflicts with topology = star' --set hosts_per_tor=8 ;;
   leafspine_64x256)
     # Accepted: routes are kept per switch only, so it fits in well under a GiB.
     "$sim" --set topology=leafspine --set leaves=64 --set spines=64 --set hosts_per_leaf=256 \

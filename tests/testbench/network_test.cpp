@@ -639,3 +639,38 @@ TEST(Network, FatTreeRoutesEveryPairOverShortestPaths) {
     EXPECT_GT(tx, 0u) << "core " << c;
   }
 }
+
+// Dynamic Thresholds (Choudhury-Hahne 1998): with a shared buffer B and alpha, one congested
+// queue alone peaks at alpha / (1 + alpha) of B (T = alpha (B - Q), Q = T), and a second
+// congested queue takes its share from it (each alpha / (1 + 2 alpha) of B); the switch never
+// holds more than B. Per-port buffers (shared_buffer 0) are unchanged.
+TEST(Network, SharedBufferSharesByDynamicThresholds) {
+  const auto run = [](double alpha, int congested) {
+    tb::network net{{.sample_interval = netcc::duration{0}}};
+    const tb::switch_config sw{.shared_buffer = 300'000_B, .dt_alpha = alpha};
+    const auto s = net.add_switch(sw);
+    std::vector<netcc::testbench::node_id> rx;
+    for (int i = 0; i < congested; ++i) {
+      rx.push_back(net.add_host());
+      net.connect(s, rx.back(), {.rate = 10_Gbps, .delay = 1_us});
+      for (int k = 0; k < 2; ++k) {  // two 100 Gbps senders per receiver
+        const auto h = net.add_host();
+        net.connect(h, s, {.rate = 100_Gbps, .delay = 1_us});
+        net.add_flow({.src = h, .dst = rx.back(), .cc = fixed(1_MB)});
+      }
+    }
+    net.run_until(netcc::timestamp{500'000});
+    std::vector<double> q;
+    for (const auto r : rx)
+      q.push_back(static_cast<double>(net.port_stats_toward(s, r).max_queue.count()));
+    EXPECT_LE(net.buffer_held(s), 300'000_B);
+    EXPECT_GT(net.drops(), 0u);
+    return q;
+  };
+  for (const double alpha : {0.5, 1.0, 2.0}) {
+    const auto one = run(alpha, 1);
+    EXPECT_NEAR(one[0], alpha / (1 + alpha) * 300'000, 1600) << alpha;
+    const auto two = run(alpha, 2);
+    for (const double q : two) EXPECT_NEAR(q, alpha / (1 + 2 * alpha) * 300'000, 3200) << alpha;
+  }
+}

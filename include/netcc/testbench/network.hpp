@@ -9,7 +9,8 @@
 /// - **links**: a rate and a propagation delay per direction; a packet occupies the link for
 ///   its serialisation time (size / rate, rounded up to the ns) and arrives one delay later;
 /// - **ports**: every node's egress port has a strict-priority control queue (ACK, CNP, SRC,
-///   S-ACK) and a FIFO data queue sharing one buffer; a packet that does not fit is dropped and
+///   S-ACK) and a FIFO data queue sharing one buffer (the port's own, or the switch's shared
+///   buffer under Dynamic Thresholds); a packet that does not fit is dropped and
 ///   counted; data packets are ECN-marked at enqueue (RED with K_min, K_max, P_max; K_min =
 ///   K_max is DCTCP's single threshold) and get an INT hop record at dequeue when the switch
 ///   pushes INT; a Bolt switch runs netcc::bolt_ingress on each data packet before it joins the
@@ -119,6 +120,16 @@ struct switch_config {
   bool fasttune = false;
   /// @brief FastTune switch parameters (switch feedback and ACK padding toggles, hop limit).
   fasttune_switch_params fasttune_cfg{};
+  /// @brief Shared-memory buffer of the switch, bytes; 0: every egress port has its own buffer
+  /// (link_spec::buffer). With a shared buffer B, Dynamic Thresholds (Choudhury and Hahne,
+  /// "Dynamic queue length thresholds for shared-memory packet switches", IEEE/ACM ToN 6(2),
+  /// 1998, §III) admit a packet to an egress queue only while the queue stays within
+  /// alpha x (B - the bytes the whole switch holds), and the switch within B (PowerTCP NSDI'22
+  /// §4.1: "a shared memory architecture on all the switches and ... Dynamic Thresholds").
+  bytes shared_buffer{0};
+  /// @brief Dynamic Thresholds' alpha of every egress queue of the switch (1 is the common
+  /// choice; network::set_queue_alpha sets one queue's own).
+  double dt_alpha = 1.0;
 };
 
 /// @brief Engine-wide settings.
@@ -292,6 +303,14 @@ class network {
     ts_.names.push_back(name + "_rate_gbps");
     ts_.names.push_back(name + "_goodput_gbps");
   }
+
+  /// @brief Give the egress queue of `node` toward `peer` its own Dynamic Thresholds alpha
+  /// (switch_config::dt_alpha is every queue's otherwise; used with a shared buffer).
+  void set_queue_alpha(node_id node, node_id peer, double alpha) {
+    nodes_[node].ports[port_toward(node, peer)].dt_alpha = alpha;
+  }
+  /// @brief Bytes the egress queues of `node` hold together now (a shared buffer's occupancy).
+  [[nodiscard]] bytes buffer_held(node_id node) const { return nodes_[node].held; }
 
   /// @brief Build the controller of every flow added without one (flow_spec::cc empty) when the
   /// flow starts, and release it when the flow completes (unless the flow has later writes): a
@@ -606,6 +625,7 @@ class network {
     bolt_port_state bolt{};      // Bolt PRU / supply registers of this egress port
     bytes ingress_bytes{};       // PFC: data bytes queued in this node that arrived here
     pfc_port_state pfc{};        // PFC: this ingress port has paused its upstream neighbour
+    double dt_alpha = -1;        // Dynamic Thresholds alpha of this queue (< 0: the switch's)
     bool paused = false;         // PFC: the downstream neighbour paused this port's data
     timestamp paused_since{};
     port_stats stats{};
@@ -614,6 +634,7 @@ class network {
     bool host = false;
     switch_config sw{};
     std::vector<port_state> ports{};
+    bytes held{};                  // shared buffer: the bytes every egress queue holds together
     std::uint32_t sw_index = 0;    // switches: row of the route table
     std::uint32_t edge_index = 0;  // switches with hosts: column of the route table (else none)
     // Flows sent from this host that may still send (started and not finished), by id; the
@@ -854,7 +875,7 @@ class network {
   void enqueue(node_id n, std::uint32_t pi, std::uint32_t pkt_index) {
     port_state& p = nodes_[n].ports[pi];
     packet& pk = pool_[pkt_index];
-    if (p.q_bytes + pk.size > p.link.buffer) {
+    if (!admits(nodes_[n], p, pk.size)) {
       ++p.stats.drops;
       dropped_ += static_cast<std::uint64_t>(pk.size.count());
       free_packet(pkt_index);
@@ -868,11 +889,24 @@ class network {
     const packet& queued = pool_[pkt_index];  // bolt_ingress_at may have grown the pool
     port_state& port = nodes_[n].ports[pi];
     port.q_bytes += queued.size;
+    nodes_[n].held += queued.size;
     port.stats.max_queue = std::max(port.stats.max_queue, port.q_bytes);
     (queued.control ? port.hi : port.lo).push(pkt_index);
     if (!nodes_[n].host && nodes_[n].sw.pfc && !queued.control)
       pfc_account(n, queued.in_port, queued.size);
     if (!port.busy) start_tx(n, pi);
+  }
+
+  // Buffer admission: the port's own buffer, or the switch's shared buffer under Dynamic
+  // Thresholds (Choudhury-Hahne 1998, Eq. 1: T(t) = alpha (B - Q(t)); a queue may grow while it is
+  // below T: here, while it stays at or below T after the packet joins).
+  [[nodiscard]] static bool admits(const node_state& nd, const port_state& p, bytes size) noexcept {
+    const bytes b = nd.host ? bytes{0} : nd.sw.shared_buffer;
+    if (b <= bytes{0}) return p.q_bytes + size <= p.link.buffer;
+    if (nd.held + size > b) return false;
+    const double alpha = p.dt_alpha >= 0 ? p.dt_alpha : nd.sw.dt_alpha;
+    const double threshold = alpha * static_cast<double>((b - nd.held).count());
+    return static_cast<double>((p.q_bytes + size).count()) <= threshold;
   }
 
   // PFC at ingress port `in` of switch `n`: `delta` data bytes joined (> 0) or left (< 0) the
@@ -970,6 +1004,7 @@ class network {
     const std::uint32_t idx = p.hi.empty() ? p.lo.pop() : p.hi.pop();
     packet& pk = pool_[idx];
     p.q_bytes -= pk.size;
+    nodes_[n].held -= pk.size;
     if (!nodes_[n].host && nodes_[n].sw.pfc && !pk.control) pfc_account(n, pk.in_port, -pk.size);
     if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.ecn &&
         nodes_[n].sw.ecn_at_dequeue && pk.ect)

@@ -183,6 +183,11 @@ struct scenario {
   std::int64_t ack_delay_ns = 10'000;
   /// @brief PFC at every switch (1) or not (0), with the seed's §V thresholds.
   int pfc = 0;
+  /// @brief Shared-memory buffer of every switch, bytes (0: a buffer of buffer_bytes per egress
+  /// port); with it, Dynamic Thresholds share it among the egress queues (switch_config).
+  std::int64_t shared_buffer_bytes = 0;
+  /// @brief Dynamic Thresholds' alpha of every switch queue (with shared_buffer_bytes).
+  double dt_alpha = 1.0;
   /// @brief Most memory a run may take, MiB (0: half of this machine's memory,
   /// netcc::testbench::default_memory_limit). Checked against an estimate before the run
   /// (netcc::testbench::estimate_resources) and against the engine's own count during it.
@@ -343,6 +348,11 @@ struct key_info {
       {"cdf_max_flows", "", 1, 1e6, "most flows of the CDF workload", &sc::cdf_max_flows},
       {"ack_every", "", 1, 64, "receivers acknowledge every N in-order packets", &sc::ack_every},
       {"ack_delay_ns", "ns", 1, 1e9, "delayed-ACK timer with ack_every > 1", &sc::ack_delay_ns},
+      {"shared_buffer_bytes", "B", 0, 1e10,
+       "shared buffer of every switch, Dynamic Thresholds (0: buffer_bytes per port)",
+       &sc::shared_buffer_bytes},
+      {"dt_alpha", "", 0.0078125, 64, "Dynamic Thresholds alpha of every switch queue",
+       &sc::dt_alpha},
       {"pfc", "", 0, 1, "1: PFC at every switch (X_off 9.5, X_on 9.25 kB per port per Gbps)",
        &sc::pfc},
       {"rto_us", "us", 1, 1e7, "retransmission timeout (go-back-N)", &sc::rto_us},
@@ -682,6 +692,37 @@ struct resource_limit_error : std::runtime_error {
 /// @brief Check cross-key consistency, the order of events in time, and the resource estimate
 /// (netcc::testbench::estimate_resources) against the scenario's memory limit; empty when fine.
 [[nodiscard]] inline std::string check(const scenario& s) {
+  // Keys that contradict each other.
+  if (s.dt_alpha != 1.0 && s.shared_buffer_bytes == 0) {
+    std::ostringstream m;
+    m << "dt_alpha = " << s.dt_alpha
+      << ": conflicts with shared_buffer_bytes = 0 (Dynamic Thresholds share a switch's buffer; "
+         "set shared_buffer_bytes)";
+    return m.str();
+  }
+  if (s.topology != "fattree") {
+    const std::pair<const char*, double> fat_keys[] = {
+        {"fattree_k", s.fattree_k == 4 ? 0 : s.fattree_k},
+        {"pods", s.pods},
+        {"tors_per_pod", s.tors_per_pod},
+        {"aggs_per_pod", s.aggs_per_pod},
+        {"hosts_per_tor", s.hosts_per_tor},
+        {"cores", s.cores},
+        {"agg_gbps", s.agg_gbps},
+        {"core_gbps", s.core_gbps},
+        {"agg_delay_ns", static_cast<double>(s.agg_delay_ns)},
+        {"core_delay_ns", static_cast<double>(s.core_delay_ns)}};
+    for (const auto& [key, v] : fat_keys) {
+      if (v == 0) continue;
+      std::ostringstream m;
+      m << key << " = " << (std::string(key) == "fattree_k" ? s.fattree_k : v)
+        << ": conflicts with topology = " << s.topology << " (a fattree key)";
+      return m.str();
+    }
+  }
+  if (s.shared_buffer_bytes > 0 && s.shared_buffer_bytes < 1500)
+    return "shared_buffer_bytes = " + std::to_string(s.shared_buffer_bytes) +
+           ": must be 0 or at least one packet (1500)";
   const int needed = s.long_flows + s.burst_flows + (s.topology == "dumbbell" ? 0 : s.incast_flows);
   if (s.topology == "fattree") {
     if (s.fattree_k % 2 != 0)
@@ -981,6 +1022,52 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
       "Bolt Fig. 13: SRC bandwidth at 80% load, Hadoop flow sizes from 16 senders to one "
       "receiver; 100 Gbps star, 5 us RTT",
       srcload};
+  // PowerTCP §4.1's fat-tree: 4 pods of 2 ToRs (32 hosts each) and 2 aggregation switches, 2
+  // cores; 25 Gbps hosts, 100 Gbps fabric, 1 us links and 5 us on the core links; shared-memory
+  // switches with Dynamic Thresholds (alpha 1). The paper sizes buffers by Tofino's
+  // bandwidth-buffer ratio (22 MB for 6.5 Tbps, ~3.4 kB per Gbps); one size for every switch
+  // here, that of a ToR's 1 Tbps: 3.4 MB.
+  scenario ft;
+  ft.topology = "fattree";
+  ft.fattree_k = 4;
+  ft.pods = 4;
+  ft.tors_per_pod = 2;
+  ft.aggs_per_pod = 2;
+  ft.hosts_per_tor = 32;
+  ft.cores = 2;
+  ft.host_gbps = 25;
+  ft.core_delay_ns = 5000;
+  ft.shared_buffer_bytes = 3'400'000;
+  // PowerTCP §4.2, Figure 4 (top row) on that fat-tree: a long flow and a 10:1 incast of 500 kB
+  // flows at 500 us onto one receiver's 25 Gbps downlink; the senders are the first hosts (pod
+  // 0), the receiver the last (pod 3): every flow crosses the core.
+  scenario fig4ft = ft;
+  fig4ft.name = "powertcp-fig4-fattree";
+  fig4ft.long_flows = 1;
+  fig4ft.incast_flows = 10;
+  fig4ft.incast_size_bytes = 500'000;
+  fig4ft.incast_at_us = 500;
+  fig4ft.duration_us = 3000;
+  fig4ft.expected_flows = 11;
+  m["powertcp-fig4-fattree"] = {
+      "PowerTCP Fig. 4 on its 4.1 fat-tree (256 hosts, shared buffers with Dynamic "
+      "Thresholds): a long flow and a 10:1 incast at 500 us onto a 25 Gbps receiver",
+      fig4ft};
+  // PowerTCP §4.2, Figure 6: web search at 60% load, all-to-all on that fat-tree.
+  scenario web6 = ft;
+  web6.name = "powertcp-fig6-fattree";
+  web6.long_flows = 0;
+  web6.incast_flows = 0;
+  web6.cdf = "websearch";
+  web6.cdf_load = 0.6;
+  web6.duration_us = 10'000;
+  web6.sample_ns = 10'000;
+  web6.cdf_max_flows = 1'000'000;
+  web6.expected_flows = 16;
+  m["powertcp-fig6-fattree"] = {
+      "PowerTCP Fig. 6: web-search flow sizes, all-to-all at 60% load on its 4.1 fat-tree "
+      "(256 x 25 Gbps hosts, shared buffers with Dynamic Thresholds)",
+      web6};
   scenario web = scenario{};
   web.name = "websearch";
   web.topology = "leafspine";
@@ -1197,6 +1284,8 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   switch_config sw{};
   if (cc.configure_switch) cc.configure_switch(sw, ctx);
   sw.pfc = s.pfc != 0;
+  sw.shared_buffer = bytes{s.shared_buffer_bytes};
+  sw.dt_alpha = s.dt_alpha;
   sw.bolt_cfg.pru = s.bolt_pru != 0;
   sw.bolt_cfg.sm = s.bolt_sm != 0;
 
