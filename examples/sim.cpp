@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -34,10 +35,12 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <mutex>
 #include <new>
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -127,7 +130,7 @@ int usage() {
   std::printf(
       "usage: netcc-sim [SCENARIO | FILE.scn] [--cc NAME[,NAME...]|all] [--set KEY=VALUE]...\n"
       "                 [--out DIR] [--seed N] [--duration US] [--data DIR] [--quiet]\n"
-      "                 [--dry-run] [--log-queue] [--avg-us US]\n"
+      "                 [--dry-run] [--log-queue] [--avg-us US] [--sweep KEY=V1,V2,...]...\n"
       "       netcc-sim list | keys | show SCENARIO\n"
       "\n"
       "SCENARIO is a built-in (netcc-sim list) or a file of 'key = value' lines (netcc-sim keys;\n"
@@ -140,7 +143,135 @@ int usage() {
       "  --quiet     no progress line on a terminal\n"
       "  --dry-run   check everything, print the resource estimate, run and write nothing\n"
       "  --log-queue plot the queue on a log scale\n"
-      "  --avg-us    rate plots average over windows of this many us (default: ~1/400 run)\n");
+      "  --avg-us    rate plots average over windows of this many us (default: ~1/400 run)\n"
+      "  --sweep     run every combination of the listed values (several --sweep: their product)\n"
+      "              with every controller, on all cores; one CSV row per run in\n"
+      "              <out>/<name>_sweep.csv (no time series or plots)\n");
+  return 0;
+}
+
+std::string csv_number(double v) {
+  if (std::isnan(v)) return "";
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+// --sweep: every combination of the swept values (the last key varying fastest), each with every
+// controller, on all cores; every combination is checked before anything runs or is written, and
+// the CSV is written whole at the end (one row per run, in combination and controller order, so
+// the file does not depend on the number of threads).
+int sweep(const tb::scenario& base,
+          const std::vector<std::pair<std::string, std::vector<std::string>>>& sweeps,
+          const std::vector<tb::cc_entry>& ccs, const std::filesystem::path& out,
+          std::filesystem::path& created, bool dry_run) {
+  // Every value on its own first (key, value and rule), then every combination.
+  for (const auto& [key, values] : sweeps) {
+    for (const auto& v : values) {
+      tb::scenario s = base;
+      if (auto err = tb::set_key(s, key, v); !err.empty()) return fail("--sweep: " + err);
+    }
+  }
+  std::vector<std::vector<std::string>> combos{{}};
+  for (const auto& [key, values] : sweeps) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& c : combos)
+      for (const auto& v : values) {
+        next.push_back(c);
+        next.back().push_back(v);
+      }
+    combos = std::move(next);
+    if (combos.size() > 100'000)
+      return fail("--sweep: more than 100000 combinations (the product of the value lists)");
+  }
+  std::vector<tb::scenario> scenarios;
+  std::uint64_t largest = 0;
+  for (const auto& c : combos) {
+    tb::scenario s = base;
+    std::string at = "--sweep";
+    for (std::size_t k = 0; k < sweeps.size(); ++k) {
+      if (auto err = tb::set_key(s, sweeps[k].first, c[k]); !err.empty()) return fail(err);
+      at += " " + sweeps[k].first + "=" + tb::printable(c[k]);
+    }
+    if (auto err = tb::check(s); !err.empty()) return fail(at + ": " + err);
+    for (const auto& cc : ccs)
+      if (auto err = tb::check_controller(s, cc); !err.empty()) return fail(at + ": " + err);
+    largest = std::max(largest, tb::estimate_resources(s).total_bytes());
+    scenarios.push_back(std::move(s));
+  }
+  const std::size_t runs = scenarios.size() * ccs.size();
+  // As many runs at once as there are cores, and as fit in the memory limit together.
+  std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  if (largest > 0) {
+    const std::uint64_t fit = tb::memory_limit(base) / largest;
+    threads =
+        static_cast<std::size_t>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, fit)));
+  }
+  threads = std::min(threads, runs);
+  if (dry_run) {
+    std::printf("sweep of %s: %zu combinations x %zu controllers = %zu runs, %zu at once\n",
+                base.name.c_str(), scenarios.size(), ccs.size(), runs, threads);
+    return 0;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec))
+    return fail("--out " + tb::printable(out.string()) + ": exists and is not a directory");
+  const bool made = std::filesystem::create_directories(out, ec);
+  if (ec) return fail("--out " + tb::printable(out.string()) + ": " + ec.message());
+  if (made) created = out;
+  if (::access(out.c_str(), W_OK | X_OK) != 0) return fail("--out " + tb::io_error(out, errno));
+
+  std::vector<tb::run_summary> results(runs);
+  std::vector<std::string> errors(runs);
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < runs; i = next++) {
+      try {
+        tb::series ts;
+        results[i] = tb::run_scenario(scenarios[i / ccs.size()], ccs[i % ccs.size()], ts);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  for (std::size_t i = 0; i < runs; ++i) {
+    if (errors[i].empty()) continue;
+    std::string at = "--sweep";
+    for (std::size_t k = 0; k < sweeps.size(); ++k)
+      at += " " + sweeps[k].first + "=" + combos[i / ccs.size()][k];
+    return fail(at + ": " + errors[i]);
+  }
+  std::string csv;
+  for (const auto& [key, values] : sweeps) csv += key + ",";
+  csv +=
+      "cc,peak_queue_bytes,p99_queue_bytes,drain_us,tail_goodput_gbps,utilisation,jain,"
+      "jain_flows,mean_slowdown,p99_slowdown,max_slowdown,p99_slowdown_short,p99_slowdown_long,"
+      "finite_flows,completed,drops,timeouts,ecn_marks,cnps,srcs,pauses,packet_hops,events\n";
+  for (std::size_t i = 0; i < runs; ++i) {
+    const auto& r = results[i];
+    for (const auto& v : combos[i / ccs.size()]) csv += v + ",";
+    const auto u = [](std::uint64_t v) { return std::to_string(v); };
+    csv += r.cc + "," + csv_number(r.peak_queue) + "," + csv_number(r.p99_queue) + "," +
+           csv_number(r.drain_us >= 0 ? r.drain_us : std::nan("")) + "," +
+           csv_number(r.tail_goodput_gbps) + "," + csv_number(r.utilisation) + "," +
+           csv_number(r.jain) + "," + u(r.jain_flows) + "," + csv_number(r.mean_slowdown) + "," +
+           csv_number(r.p99_slowdown) + "," + csv_number(r.max_slowdown) + "," +
+           csv_number(r.short_flows > 0 ? r.p99_slowdown_short : std::nan("")) + "," +
+           csv_number(r.long_flows > 0 ? r.p99_slowdown_long : std::nan("")) + "," +
+           u(r.finite_flows) + "," + u(r.completed) + "," + u(r.drops) + "," + u(r.timeouts) + "," +
+           u(r.ecn_marks) + "," + u(r.cnps) + "," + u(r.srcs) + "," + u(r.pauses) + "," +
+           u(r.hops) + "," + u(r.events) + "\n";
+  }
+  const auto path = out / (base.name + "_sweep.csv");
+  if (auto err = tb::write_file_atomic(path.string(), csv); !err.empty())
+    return fail("cannot write " + err);
+  std::printf("sweep of %s: %zu runs (%zu combinations x %zu controllers), %zu at once\n",
+              base.name.c_str(), runs, scenarios.size(), ccs.size(), threads);
+  std::printf("csv: %s\n", tb::printable(path.string()).c_str());
   return 0;
 }
 
@@ -196,6 +327,7 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
   std::string data_dir, scenario_arg;
   std::set<std::string> options_seen;
   std::vector<std::pair<std::string, std::string>> sets;
+  std::vector<std::pair<std::string, std::vector<std::string>>> sweeps;
   std::set<std::string> keys_set;
   const auto add_set = [&](const std::string& k, const std::string& v, const std::string& via) {
     if (!keys_set.insert(k).second)
@@ -236,6 +368,25 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
       if (eq == std::string::npos)
         return fail("--set " + tb::printable(v) + ": expected KEY=VALUE");
       if (const int rc = add_set(v.substr(0, eq), v.substr(eq + 1), "--set"); rc != 0) return rc;
+    } else if (a == "--sweep") {
+      if (!value(v)) return fail("--sweep needs KEY=V1,V2,...");
+      const auto eq = v.find('=');
+      if (eq == std::string::npos)
+        return fail("--sweep " + tb::printable(v) + ": expected KEY=V1,V2,...");
+      const std::string key = v.substr(0, eq), list = v.substr(eq + 1);
+      if (list.empty())
+        return fail("--sweep " + tb::printable(key) + "= : a sweep needs at least one value");
+      auto values = split(list, ',');
+      std::set<std::string> distinct;
+      for (const auto& x : values) {
+        if (x.empty()) return fail("--sweep " + tb::printable(v) + ": an empty value in the list");
+        if (!distinct.insert(x).second)
+          return fail("--sweep " + tb::printable(v) + ": " + tb::printable(x) + " given twice");
+      }
+      if (key == "name") return fail("--sweep name=...: the name cannot be swept");
+      if (!keys_set.insert(key).second)
+        return fail("--sweep: " + tb::printable(key) + " is set twice on the command line");
+      sweeps.emplace_back(key, std::move(values));
     } else if (a == "--seed") {
       if (!value(v)) return fail("--seed needs a number");
       if (const int rc = add_set("seed", v, "--seed"); rc != 0) return rc;
@@ -294,6 +445,8 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
     if (auto err = tb::check_file_name("controller", c.name); !err.empty()) return fail(err);
     if (auto err = tb::check_controller(s, c); !err.empty()) return fail(err);
   }
+
+  if (!sweeps.empty()) return sweep(s, sweeps, run, out, created, dry_run);
 
   if (dry_run) {
     const auto e = tb::estimate_resources(s);

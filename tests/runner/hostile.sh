@@ -85,6 +85,16 @@ case "$case_name" in
     reject 'dt_alpha = 2: conflicts with shared_buffer_bytes = 0' --set dt_alpha=2 ;;
   conflict_fattree_key)
     reject 'hosts_per_tor = 8: conflicts with topology = star' --set hosts_per_tor=8 ;;
+  sweep_no_values)
+    reject '--sweep seed= : a sweep needs at least one value' --sweep seed= ;;
+  sweep_bad_value)
+    reject '--sweep: senders = abc: not a number' --sweep senders=20,abc ;;
+  sweep_bad_combination)
+    # Each value is fine alone; one combination is not: nothing runs, nothing is written.
+    reject '--sweep senders=5 incast_flows=10: senders = 5: must be at least' \
+      --sweep senders=5,20 --sweep incast_flows=1,10 ;;
+  sweep_and_set)
+    reject '--sweep: seed is set twice on the command line' --set seed=3 --sweep seed=1,2 ;;
   leafspine_64x256)
     # Accepted: routes are kept per switch only, so it fits in well under a GiB.
     "$sim" --set topology=leafspine --set leaves=64 --set spines=64 --set hosts_per_leaf=256 \
