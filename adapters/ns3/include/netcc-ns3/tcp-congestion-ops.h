@@ -108,7 +108,6 @@ class NetccTcpCongestionOps : public TcpCongestionOps, public NetccParameterHold
   // RFC 8257 §3.2 receiver: the CE state of the last data packet, and a pending delayed ACK.
   bool m_ceState = false;
   bool m_delayedAckPending = false;
-  bool m_initialWindowSet = false;
 };
 
 }  // namespace ns3
