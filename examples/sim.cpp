@@ -484,7 +484,10 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
   std::vector<plot_series> plots;
   std::vector<tb::run_summary> with_srcs;  // controllers whose switches sent Bolt SRCs
   std::vector<tb::run_summary> speeds;     // every run, for its packet-hops, events and wall time
-  std::vector<std::string> weak;           // controllers below 80% of the bottleneck
+  std::vector<tb::chosen_flow> picked;     // the flows key's long flows count as long flows
+  (void)tb::parse_flow_list(s.flows, &picked);
+  const std::size_t long_count = static_cast<std::size_t>(s.long_flows) + picked.size();
+  std::vector<std::string> weak;  // controllers below 80% of the bottleneck
   bool na_drain = false, na_jain = false, na_slow = false, none_slow = false, none_long = false;
   for (const auto& c : run) {
     if (progress) std::fprintf(stderr, "running %s...\r", c.name.c_str());
@@ -520,13 +523,13 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
     const bool drained = r.drain_us >= 0;
     const char* no_slow = r.finite_flows == 0 ? "none" : "n/a";
     na_drain = na_drain || !drained;
-    na_jain = na_jain || (std::isnan(r.jain) && s.long_flows > 0);
+    na_jain = na_jain || (std::isnan(r.jain) && long_count > 0);
     na_slow = na_slow || (r.finite_flows > 0 && r.completed == 0);
     none_slow = none_slow || r.finite_flows == 0;
-    none_long = none_long || s.long_flows == 0;
+    none_long = none_long || long_count == 0;
     if (r.utilisation < 0.8) weak.push_back(r.cc);
     const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
-    const char* no_long = s.long_flows == 0 ? "none" : "n/a";
+    const char* no_long = long_count == 0 ? "none" : "n/a";
     std::printf("%-15s %10.0f %10.0f %s %s %5.3f %s %s %s %s %5llu %5llu %6llu %6llu %6llu %6llu\n",
                 r.cc.c_str(), r.peak_queue, r.p99_queue,
                 cell(drained ? r.drain_us : std::nan(""), 8, 1).c_str(),
@@ -607,7 +610,7 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
                              "long flow 0 goodput (Gbps" + mean, g0, k, false, false)
                             .c_str());
   // Several long flows: one plot per controller with every long flow's goodput (convergence).
-  if (s.long_flows > 1) {
+  if (long_count > 1) {
     for (const auto& p : plots) {
       std::vector<plot_line> flows;
       for (std::size_t f = 0; f < p.goodput.size(); ++f)

@@ -95,6 +95,13 @@ case "$case_name" in
       --sweep senders=5,20 --sweep incast_flows=1,10 ;;
   sweep_and_set)
     reject '--sweep: seed is set twice on the command line' --set seed=3 --sweep seed=1,2 ;;
+  flows_bad_host)
+    reject 'flows = 0>99: host 99 does not exist' --set flows=0\>99 ;;
+  conflict_chain_key)
+    reject 'chain_gbps = 100,50: conflicts with topology = star' --set chain_gbps=100,50 ;;
+  ecn_kmin_above_kmax)
+    reject 'ecn_kmin_bytes = 9000: must be at most ecn_kmax_bytes \(5000\)' \
+      --set ecn_kmin_bytes=9000 --set ecn_kmax_bytes=5000 ;;
   leafspine_64x256)
     # Accepted: routes are kept per switch only, so it fits in well under a GiB.
     "$sim" --set topology=leafspine --set leaves=64 --set spines=64 --set hosts_per_leaf=256 \

@@ -112,3 +112,37 @@ TEST(Summary, TopologyIsDescribedWithItsSize) {
   EXPECT_EQ(tb::describe_topology(s), "leafspine 32 leaves x 32 hosts, 2 spines (1024 hosts)");
   EXPECT_EQ(tb::describe_topology(tb::scenario{}), "star, 11 senders");
 }
+
+// A parking lot (chain of four switches, the middle link at 50 Gbps): a flow across every link
+// and one on each link alone. The two flows on the 50 Gbps link share it, the others take the
+// rest of their 100 Gbps links: about 25, 75, 25 and 75 Gbps (max-min fair), 200 in all.
+TEST(Summary, ParkingLotLoadsTwoBottlenecks) {
+  tb::scenario s;
+  for (const auto& [k, v] :
+       std::initializer_list<std::pair<const char*, const char*>>{{"topology", "chain"},
+                                                                  {"chain_switches", "4"},
+                                                                  {"chain_gbps", "100,50,100"},
+                                                                  {"flows", "0>3,0>1,1>2,2>3"},
+                                                                  {"long_flows", "0"},
+                                                                  {"incast_flows", "0"},
+                                                                  {"duration_us", "1000"}})
+    ASSERT_EQ(tb::set_key(s, k, v), "") << k;
+  const auto r = run(s, "fixed-bdp");
+  EXPECT_EQ(r.jain_flows, 4u);
+  EXPECT_NEAR(r.tail_goodput_gbps, 200, 20);
+  EXPECT_NEAR(r.bottleneck_rate_gbps, 50, 1e-9);  // the monitored port is the slow link
+  EXPECT_GT(r.utilisation, 0.9);
+}
+
+TEST(Summary, FlowsKeyNamesHostsAndRules) {
+  tb::scenario s;
+  EXPECT_NE(tb::set_key(s, "flows", "0-3").find("is not A>B or A>B@US"), std::string::npos);
+  EXPECT_NE(tb::set_key(s, "flows", "2>2").find("two different hosts"), std::string::npos);
+  EXPECT_NE(tb::set_key(s, "flows", "0>1,").find("ends with a comma"), std::string::npos);
+  ASSERT_EQ(tb::set_key(s, "flows", "0>11@100"), "");
+  EXPECT_EQ(tb::check(s), "");  // star of 11 senders: host 11 is the receiver
+  ASSERT_EQ(tb::set_key(s, "flows", "0>12"), "");
+  EXPECT_NE(tb::check(s).find("host 12 does not exist (topology = star has 12 hosts"),
+            std::string::npos);
+  EXPECT_NE(tb::set_key(s, "chain_gbps", "100,x").find("'x' is not a number"), std::string::npos);
+}

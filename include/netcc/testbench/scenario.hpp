@@ -183,6 +183,29 @@ struct scenario {
   std::int64_t ack_delay_ns = 10'000;
   /// @brief PFC at every switch (1) or not (0), with the seed's §V thresholds.
   int pfc = 0;
+  /// @brief Chain: switches in a line, one host on each (netcc::testbench::make_chain).
+  int chain_switches = 3;
+  /// @brief Chain: rate of each switch-to-switch link in order, Gbps, comma-separated (empty:
+  /// bottleneck_gbps for all; a shorter list repeats).
+  std::string chain_gbps;
+  /// @brief Chain: delay of each switch-to-switch link in order, ns, comma-separated (empty:
+  /// link_delay_ns for all; a shorter list repeats).
+  std::string chain_delay_ns;
+  /// @brief Extra long-running flows between chosen hosts, comma-separated `A>B` or `A>B@US`
+  /// (from host A to host B, starting at US microseconds): the topology's hosts numbered as
+  /// netcc::testbench::scenario_host_count says. On a chain, `0>3,0>1,1>2,2>3` is a parking lot.
+  std::string flows;
+  /// @brief RED/ECN K_min of every switch, bytes (0: the controller's setting).
+  std::int64_t ecn_kmin_bytes = 0;
+  /// @brief RED/ECN K_max of every switch, bytes (0: the controller's setting).
+  std::int64_t ecn_kmax_bytes = 0;
+  /// @brief RED/ECN P_max of every switch (0: the controller's setting).
+  double ecn_pmax = 0;
+  /// @brief DCQCN notification point: least time between CNPs of a flow, us.
+  double cnp_interval_us = 50;
+  /// @brief DCQCN notification point: 0 suppresses CNPs within the interval (DCQCN), 1 sends one
+  /// at its end (the network-calculus seed's minimum spacing).
+  int cnp_schedule = 0;
   /// @brief Shared-memory buffer of every switch, bytes (0: a buffer of buffer_bytes per egress
   /// port); with it, Dynamic Thresholds share it among the egress queues (switch_config).
   std::int64_t shared_buffer_bytes = 0;
@@ -215,6 +238,18 @@ struct scenario {
   return f;
 }
 
+/// @brief How many hosts the topology of `s` has, as the `flows` key numbers them: star, the
+/// senders then the receiver; dumbbell, the senders then the receivers; leafspine, leaf by leaf;
+/// fattree, pod by pod and ToR by ToR; chain, switch by switch.
+[[nodiscard]] inline std::size_t scenario_host_count(const scenario& s) {
+  if (s.topology == "star") return static_cast<std::size_t>(s.senders) + 1;
+  if (s.topology == "dumbbell") return 2 * static_cast<std::size_t>(s.senders);
+  if (s.topology == "leafspine")
+    return static_cast<std::size_t>(s.leaves) * static_cast<std::size_t>(s.hosts_per_leaf);
+  if (s.topology == "fattree") return fat_tree_shape_of(s).hosts();
+  return static_cast<std::size_t>(s.chain_switches);
+}
+
 /// @brief The topology of `s` in words, with its size: "star, 11 senders", "dumbbell, 4 pairs",
 /// "leafspine 2 leaves x 8 hosts, 2 spines (16 hosts)".
 [[nodiscard]] inline std::string describe_topology(const scenario& s) {
@@ -223,6 +258,7 @@ struct scenario {
            std::to_string(s.hosts_per_leaf) + " hosts, " + std::to_string(s.spines) + " spines (" +
            std::to_string(s.leaves * s.hosts_per_leaf) + " hosts)";
   if (s.topology == "dumbbell") return "dumbbell, " + std::to_string(s.senders) + " pairs";
+  if (s.topology == "chain") return "chain of " + std::to_string(s.chain_switches) + " switches";
   if (s.topology == "fattree") {
     const fat_tree_shape f = fat_tree_shape_of(s);
     return "fattree " + std::to_string(f.pods) + " pods x " + std::to_string(f.tors_per_pod) +
@@ -288,7 +324,7 @@ struct key_info {
   static const std::vector<key_info> table{
       {"name", "", 0, 0, "scenario name, the output files' prefix ([A-Za-z0-9._-], 1-64)",
        &sc::name},
-      {"topology", "", 0, 0, "star | dumbbell | leafspine | fattree", &sc::topology},
+      {"topology", "", 0, 0, "star | dumbbell | leafspine | fattree | chain", &sc::topology},
       {"senders", "", 1, 1024, "sending hosts (star, dumbbell)", &sc::senders},
       {"leaves", "", 1, 64, "leafspine: leaf switches", &sc::leaves},
       {"spines", "", 1, 64, "leafspine: spine switches", &sc::spines},
@@ -348,6 +384,23 @@ struct key_info {
       {"cdf_max_flows", "", 1, 1e6, "most flows of the CDF workload", &sc::cdf_max_flows},
       {"ack_every", "", 1, 64, "receivers acknowledge every N in-order packets", &sc::ack_every},
       {"ack_delay_ns", "ns", 1, 1e9, "delayed-ACK timer with ack_every > 1", &sc::ack_delay_ns},
+      {"chain_switches", "", 2, 1024, "chain: switches in a line, one host on each",
+       &sc::chain_switches},
+      {"chain_gbps", "Gbps", 0, 0, "chain: each switch-to-switch rate, comma-separated",
+       &sc::chain_gbps},
+      {"chain_delay_ns", "ns", 0, 0, "chain: each switch-to-switch delay, comma-separated",
+       &sc::chain_delay_ns},
+      {"flows", "", 0, 0, "extra long flows between hosts, A>B or A>B@US, comma-separated",
+       &sc::flows},
+      {"ecn_kmin_bytes", "B", 0, 1e10, "RED/ECN K_min of every switch (0: the controller's)",
+       &sc::ecn_kmin_bytes},
+      {"ecn_kmax_bytes", "B", 0, 1e10, "RED/ECN K_max of every switch (0: the controller's)",
+       &sc::ecn_kmax_bytes},
+      {"ecn_pmax", "", 0, 1, "RED/ECN P_max of every switch (0: the controller's)", &sc::ecn_pmax},
+      {"cnp_interval_us", "us", 0, 1e6, "DCQCN NP: least time between CNPs of a flow",
+       &sc::cnp_interval_us},
+      {"cnp_schedule", "", 0, 1, "DCQCN NP: 0 suppress CNPs in the interval, 1 send at its end",
+       &sc::cnp_schedule},
       {"shared_buffer_bytes", "B", 0, 1e10,
        "shared buffer of every switch, Dynamic Thresholds (0: buffer_bytes per port)",
        &sc::shared_buffer_bytes},
@@ -359,6 +412,72 @@ struct key_info {
       {"max_memory_mb", "MiB", 0, 1e9, "most memory a run may take (0: half of this machine's)",
        &sc::max_memory_mb}};
   return table;
+}
+
+/// @brief One flow of the `flows` key: from host `from` to host `to`, starting at `start_us`.
+struct chosen_flow {
+  /// @brief Sending host (index into the topology's hosts).
+  int from = 0;
+  /// @brief Receiving host.
+  int to = 0;
+  /// @brief Start, us.
+  double start_us = 0;
+};
+
+/// @brief Parse a comma-separated list of numbers each in [lo, hi] into `out` (if not null);
+/// empty text is an empty list. Returns an empty string or the rule broken.
+inline std::string parse_number_list(std::string_view text, double lo, double hi,
+                                     std::vector<double>* out) {
+  std::vector<double> v;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    double x = 0;
+    const auto r = std::from_chars(item.data(), item.data() + item.size(), x);
+    if (item.empty() || r.ec != std::errc{} || r.ptr != item.data() + item.size())
+      return "'" + printable(item) + "' is not a number";
+    if (!(x >= lo && x <= hi)) {
+      std::ostringstream m;
+      m << "'" << printable(item) << "' must be in [" << lo << ", " << hi << "]";
+      return m.str();
+    }
+    v.push_back(x);
+    if (comma != std::string_view::npos && text.empty()) return "a list ends with a comma";
+  }
+  if (out) *out = std::move(v);
+  return {};
+}
+
+/// @brief Parse the `flows` key (`A>B` or `A>B@US`, comma-separated) into `out` (if not null).
+inline std::string parse_flow_list(std::string_view text, std::vector<chosen_flow>* out) {
+  std::vector<chosen_flow> v;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    const auto gt = item.find('>'), at = item.find('@');
+    const auto whole = [](std::string_view t, int& x) {
+      const auto r = std::from_chars(t.data(), t.data() + t.size(), x);
+      return !t.empty() && r.ec == std::errc{} && r.ptr == t.data() + t.size() && x >= 0;
+    };
+    chosen_flow f;
+    if (gt == std::string_view::npos || !whole(item.substr(0, gt), f.from) ||
+        !whole(item.substr(gt + 1, at == std::string_view::npos ? at : at - gt - 1), f.to))
+      return "'" + printable(item) + "' is not A>B or A>B@US (host numbers from 0)";
+    if (at != std::string_view::npos) {
+      const std::string_view us = item.substr(at + 1);
+      const auto r = std::from_chars(us.data(), us.data() + us.size(), f.start_us);
+      if (us.empty() || r.ec != std::errc{} || r.ptr != us.data() + us.size() ||
+          !(f.start_us >= 0 && f.start_us <= 1e7))
+        return "'" + printable(item) + "': the start must be a number of us in [0, 1e7]";
+    }
+    if (f.from == f.to) return "'" + printable(item) + "': a flow needs two different hosts";
+    v.push_back(f);
+    if (comma != std::string_view::npos && text.empty()) return "a list ends with a comma";
+  }
+  if (out) *out = std::move(v);
+  return {};
 }
 
 /// @brief Set one key of `s` from text; returns an empty string or the error message, which
@@ -379,9 +498,23 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
     return {};
   }
   if (key == "topology") {
-    if (value != "star" && value != "dumbbell" && value != "leafspine" && value != "fattree")
-      return shown + ": must be star, dumbbell, leafspine or fattree";
+    if (value != "star" && value != "dumbbell" && value != "leafspine" && value != "fattree" &&
+        value != "chain")
+      return shown + ": must be star, dumbbell, leafspine, fattree or chain";
     s.topology = std::string(value);
+    return {};
+  }
+  if (key == "chain_gbps" || key == "chain_delay_ns") {
+    const bool rate = key == "chain_gbps";
+    if (auto err = parse_number_list(value, rate ? 0.001 : 1, rate ? 1600 : 1e9, nullptr);
+        !err.empty())
+      return shown + ": " + err;
+    (rate ? s.chain_gbps : s.chain_delay_ns) = std::string(value);
+    return {};
+  }
+  if (key == "flows") {
+    if (auto err = parse_flow_list(value, nullptr); !err.empty()) return shown + ": " + err;
+    s.flows = std::string(value);
     return {};
   }
   if (key == "cdf") {
@@ -547,6 +680,20 @@ namespace detail {
     e.nodes = 2 * static_cast<std::uint64_t>(s.senders) + 2;
     e.links = 2 * static_cast<std::uint64_t>(s.senders) + 1;
     wire_bits = (2 * s.senders * host_bps + core_bps) * delay_s;
+  } else if (s.topology == "chain") {
+    e.switches = static_cast<std::uint64_t>(s.chain_switches);
+    e.nodes = 2 * e.switches;
+    e.links = 2 * e.switches - 1;
+    std::vector<double> rates;  // validated by set_key
+    (void)parse_number_list(s.chain_gbps, 0.001, 1600, &rates);
+    double fastest = s.bottleneck_gbps;
+    for (const double r : rates) fastest = std::max(fastest, r);
+    std::vector<double> delays;
+    (void)parse_number_list(s.chain_delay_ns, 1, 1e9, &delays);
+    double longest = static_cast<double>(s.link_delay_ns);
+    for (const double d : delays) longest = std::max(longest, d);
+    wire_bits = static_cast<double>(e.switches) * host_bps * delay_s +
+                static_cast<double>(e.switches - 1) * fastest * 1e9 * longest * 1e-9;
   } else if (s.topology == "fattree") {
     const fat_tree_shape f = fat_tree_shape_of(s);
     e.switches = f.switches();
@@ -596,7 +743,9 @@ namespace detail {
   // copies them out, and the CSV text takes up to ~24 characters a value.
   const double run_ns = s.duration_us * 1000;
   e.samples = count_of(run_ns / static_cast<double>(s.sample_ns)) + 1;
-  e.columns = 2 + 3 * static_cast<std::uint64_t>(s.long_flows);
+  std::vector<chosen_flow> chosen;
+  (void)parse_flow_list(s.flows, &chosen);
+  e.columns = 2 + 3 * (static_cast<std::uint64_t>(s.long_flows) + chosen.size());
   e.series_bytes = sat_mul(sat_mul(e.samples, e.columns + 1), 3 * sizeof(double) + 24);
   // Burst sources: one scheduled write per period until the end or burst_count.
   if (s.burst_flows > 0 && s.burst_at_us < s.duration_us) {
@@ -607,7 +756,7 @@ namespace detail {
   }
   e.writes_bytes = sat_mul(e.writes, 2 * network::bytes_per_write());
   e.flows = static_cast<std::uint64_t>(s.long_flows + s.incast_flows + s.burst_flows) +
-            (s.cdf != "none" ? static_cast<std::uint64_t>(s.cdf_max_flows) : 0);
+            chosen.size() + (s.cdf != "none" ? static_cast<std::uint64_t>(s.cdf_max_flows) : 0);
   // A flow, its controller (at most a few hundred bytes) and the workload's record of it.
   e.flow_bytes = sat_mul(e.flows, network::bytes_per_flow() + 1024);
   // Data packets: unbounded flows send at most their NIC rate for the whole run; finite ones
@@ -615,7 +764,8 @@ namespace detail {
   const double mtu = static_cast<double>(cfg.mtu.count());
   const double run_s = s.duration_us * 1e-6;
   const double packets =
-      (s.long_flows + s.burst_flows) * host_bps * run_s / 8 / mtu +
+      (s.long_flows + s.burst_flows + static_cast<double>(chosen.size())) * host_bps * run_s / 8 /
+          mtu +
       static_cast<double>(s.incast_flows) *
           std::ceil(static_cast<double>(s.incast_size_bytes) / mtu) +
       (s.cdf != "none" ? s.cdf_load *
@@ -723,8 +873,43 @@ struct resource_limit_error : std::runtime_error {
   if (s.shared_buffer_bytes > 0 && s.shared_buffer_bytes < 1500)
     return "shared_buffer_bytes = " + std::to_string(s.shared_buffer_bytes) +
            ": must be 0 or at least one packet (1500)";
+  if (s.topology != "chain") {
+    if (s.chain_switches != 3)
+      return "chain_switches = " + std::to_string(s.chain_switches) +
+             ": conflicts with topology = " + s.topology + " (a chain key)";
+    if (!s.chain_gbps.empty())
+      return "chain_gbps = " + printable(s.chain_gbps) +
+             ": conflicts with topology = " + s.topology + " (a chain key)";
+    if (!s.chain_delay_ns.empty())
+      return "chain_delay_ns = " + printable(s.chain_delay_ns) +
+             ": conflicts with topology = " + s.topology + " (a chain key)";
+  }
+  if (s.ecn_kmin_bytes > 0 && s.ecn_kmax_bytes > 0 && s.ecn_kmin_bytes > s.ecn_kmax_bytes)
+    return "ecn_kmin_bytes = " + std::to_string(s.ecn_kmin_bytes) +
+           ": must be at most ecn_kmax_bytes (" + std::to_string(s.ecn_kmax_bytes) + ")";
+  if (!s.flows.empty()) {
+    std::vector<chosen_flow> fl;
+    if (auto err = parse_flow_list(s.flows, &fl); !err.empty())
+      return "flows = " + printable(s.flows) + ": " + err;
+    const std::size_t hosts = scenario_host_count(s);
+    for (const auto& f : fl) {
+      const int bad = static_cast<std::size_t>(f.from) >= hosts ? f.from : f.to;
+      if (static_cast<std::size_t>(bad) >= hosts)
+        return "flows = " + printable(s.flows) + ": host " + std::to_string(bad) +
+               " does not exist (topology = " + s.topology + " has " + std::to_string(hosts) +
+               " hosts, numbered from 0)";
+      if (f.start_us >= s.duration_us) {
+        std::ostringstream m;
+        m << "flows = " << printable(s.flows) << ": a flow starts at " << f.start_us
+          << " us: must be before the end of the run (duration_us = " << s.duration_us << ")";
+        return m.str();
+      }
+    }
+  }
   const int needed = s.long_flows + s.burst_flows + (s.topology == "dumbbell" ? 0 : s.incast_flows);
-  if (s.topology == "fattree") {
+  if (s.topology == "chain") {
+    // Long, incast and burst flows all go from the first host to the last: no count limit.
+  } else if (s.topology == "fattree") {
     if (s.fattree_k % 2 != 0)
       return "fattree_k = " + std::to_string(s.fattree_k) + ": must be even";
     const fat_tree_shape f = fat_tree_shape_of(s);
@@ -766,7 +951,7 @@ struct resource_limit_error : std::runtime_error {
     if (auto err = load_cdf(cdf_path(s), c); !err.empty())
       return "cdf = " + printable(s.cdf) + ": " + err;
   }
-  if (needed == 0 && s.cdf == "none")
+  if (needed == 0 && s.cdf == "none" && s.flows.empty())
     return "long_flows, incast_flows and burst_flows are 0 and cdf = none: the scenario has no "
            "flow";
   // Everything that is scheduled must start inside the run.
@@ -1068,6 +1253,22 @@ inline std::string load_scenario_file(const std::string& path, scenario& s) {
       "PowerTCP Fig. 6: web-search flow sizes, all-to-all at 60% load on its 4.1 fat-tree "
       "(256 x 25 Gbps hosts, shared buffers with Dynamic Thresholds)",
       web6};
+  // A parking lot (two bottlenecks loaded at once): four switches in a line, the middle link at
+  // 50 Gbps; one flow crosses every link, one more enters and leaves on each link.
+  scenario lot;
+  lot.name = "parking-lot";
+  lot.topology = "chain";
+  lot.chain_switches = 4;
+  lot.chain_gbps = "100,50,100";
+  lot.flows = "0>3,0>1,1>2,2>3";
+  lot.long_flows = 0;
+  lot.incast_flows = 0;
+  lot.duration_us = 2000;
+  lot.expected_flows = 2;
+  m["parking-lot"] = {
+      "parking lot: a flow over a chain of 4 switches (100, 50, 100 Gbps links) and one flow "
+      "on each link",
+      lot};
   scenario web = scenario{};
   web.name = "websearch";
   web.topology = "leafspine";
@@ -1198,6 +1399,23 @@ struct run_summary {
     const bit_rate slowest{static_cast<std::int64_t>(slowest_gbps * 1e9)};
     return duration{2 * one_way} + hops * (cfg.mtu / slowest + cfg.control_size / slowest);
   }
+  if (s.topology == "chain") {
+    // First host to last: two host links and every switch-to-switch link.
+    std::vector<double> rates, delays;
+    (void)parse_number_list(s.chain_gbps, 0.001, 1600, &rates);
+    (void)parse_number_list(s.chain_delay_ns, 1, 1e9, &delays);
+    const int links = s.chain_switches - 1;
+    double one_way = 2.0 * static_cast<double>(s.link_delay_ns), slowest_gbps = s.host_gbps;
+    for (int i = 0; i < links; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      one_way += delays.empty() ? static_cast<double>(s.link_delay_ns) : delays[k % delays.size()];
+      slowest_gbps =
+          std::min(slowest_gbps, rates.empty() ? s.bottleneck_gbps : rates[k % rates.size()]);
+    }
+    const bit_rate slowest{static_cast<std::int64_t>(slowest_gbps * 1e9)};
+    return duration{static_cast<std::int64_t>(2 * one_way)} +
+           (links + 2) * (cfg.mtu / slowest + cfg.control_size / slowest);
+  }
   const int hops_on_path =
       s.topology == "star" ? 2 : (s.topology == "dumbbell" ? 3 : (s.leaves > 1 ? 4 : 2));
   const bit_rate slowest{static_cast<std::int64_t>(std::min(s.host_gbps, s.bottleneck_gbps) * 1e9)};
@@ -1267,12 +1485,15 @@ struct run_summary {
 /// when given, is called about every million engine events (netcc::testbench::network::set_progress).
 inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& ts_out,
                                 const std::function<void(const network&)>& progress = {}) {
-  network_config cfg{.seed = s.seed,
-                     .rto = duration{static_cast<std::int64_t>(s.rto_us * 1000)},
-                     .sample_interval = duration{s.sample_ns},
-                     .ack_every = static_cast<std::uint32_t>(s.ack_every),
-                     .ack_delay = duration{s.ack_delay_ns},
-                     .memory_limit = memory_limit(s)};
+  network_config cfg{
+      .seed = s.seed,
+      .rto = duration{static_cast<std::int64_t>(s.rto_us * 1000)},
+      .cnp_interval = duration{static_cast<std::int64_t>(s.cnp_interval_us * 1000)},
+      .cnp_mode = s.cnp_schedule != 0 ? dcqcn_np_mode::schedule : dcqcn_np_mode::suppress,
+      .sample_interval = duration{s.sample_ns},
+      .ack_every = static_cast<std::uint32_t>(s.ack_every),
+      .ack_delay = duration{s.ack_delay_ns},
+      .memory_limit = memory_limit(s)};
   network net{cfg};
   const link_spec edge{.rate = bit_rate{static_cast<std::int64_t>(s.host_gbps * 1e9)},
                        .delay = duration{s.link_delay_ns},
@@ -1285,25 +1506,61 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   if (cc.configure_switch) cc.configure_switch(sw, ctx);
   sw.pfc = s.pfc != 0;
   sw.shared_buffer = bytes{s.shared_buffer_bytes};
+  if (s.ecn_kmin_bytes > 0) sw.ecn_kmin = bytes{s.ecn_kmin_bytes};
+  if (s.ecn_kmax_bytes > 0) sw.ecn_kmax = bytes{s.ecn_kmax_bytes};
+  if (s.ecn_pmax > 0) sw.ecn_pmax = s.ecn_pmax;
   sw.dt_alpha = s.dt_alpha;
   sw.bolt_cfg.pru = s.bolt_pru != 0;
   sw.bolt_cfg.sm = s.bolt_sm != 0;
 
   std::vector<node_id> src, dst, all_hosts;
+  std::vector<node_id> numbered;  // the hosts as the flows key numbers them
   node_id q_node = 0, q_peer = 0;
   bit_rate q_rate = core.rate;  // the monitored port's link
   if (s.topology == "star") {
     const auto st = make_star(net, static_cast<std::size_t>(s.senders), edge, core, sw);
+    numbered = st.senders;
+    numbered.push_back(st.receiver);
     src = st.senders;
     dst.assign(src.size(), st.receiver);
     q_node = st.sw;
     q_peer = st.receiver;
   } else if (s.topology == "dumbbell") {
     const auto d = make_dumbbell(net, static_cast<std::size_t>(s.senders), edge, core, sw);
+    numbered = d.senders;
+    numbered.insert(numbered.end(), d.receivers.begin(), d.receivers.end());
     src = d.senders;
     dst = d.receivers;
     q_node = d.left;
     q_peer = d.right;
+  } else if (s.topology == "chain") {
+    // Chain (parking lot): switch i has host i; link i joins switches i and i + 1 at its own rate
+    // and delay. Long, incast and burst flows go from the first host to the last, through every
+    // link; the monitored port is the first of the slowest switch-to-switch links. Cross traffic
+    // comes from the flows key.
+    std::vector<double> rates, delays;
+    (void)parse_number_list(s.chain_gbps, 0.001, 1600, &rates);
+    (void)parse_number_list(s.chain_delay_ns, 1, 1e9, &delays);
+    const std::size_t links = static_cast<std::size_t>(s.chain_switches) - 1;
+    std::vector<link_spec> between(links, core);
+    for (std::size_t i = 0; i < links; ++i) {
+      if (!rates.empty())
+        between[i].rate = bit_rate{static_cast<std::int64_t>(rates[i % rates.size()] * 1e9)};
+      if (!delays.empty())
+        between[i].delay = duration{static_cast<std::int64_t>(delays[i % delays.size()])};
+    }
+    const auto c = make_chain(net, static_cast<std::size_t>(s.chain_switches), edge, between, sw);
+    numbered = c.hosts;
+    const std::size_t senders =
+        static_cast<std::size_t>(std::max(1, s.long_flows + s.incast_flows + s.burst_flows));
+    src.assign(senders, c.hosts.front());
+    dst.assign(senders, c.hosts.back());
+    std::size_t slowest = 0;  // the monitored port: the first of the slowest links
+    for (std::size_t i = 1; i < links; ++i)
+      if (between[i].rate < between[slowest].rate) slowest = i;
+    q_node = c.switches[slowest];
+    q_peer = c.switches[slowest + 1];
+    q_rate = between[slowest].rate;
   } else if (s.topology == "fattree") {
     // Fat-tree: the last host (of the last pod's last ToR) receives the long, incast and burst
     // flows (its ToR's downlink is the monitored bottleneck); every other host sends them. The
@@ -1315,6 +1572,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     if (s.core_delay_ns > 0) top.delay = duration{s.core_delay_ns};
     const auto t = make_fat_tree(net, fat_tree_shape_of(s), edge, agg, top, sw);
     all_hosts = t.hosts;
+    numbered = all_hosts;
     const node_id r = all_hosts.back();
     src.assign(all_hosts.begin(), all_hosts.end() - 1);
     dst.assign(src.size(), r);
@@ -1329,6 +1587,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
         make_leaf_spine(net, static_cast<std::size_t>(s.leaves), static_cast<std::size_t>(s.spines),
                         static_cast<std::size_t>(s.hosts_per_leaf), edge, core, sw);
     for (const auto& rack : t.hosts) all_hosts.insert(all_hosts.end(), rack.begin(), rack.end());
+    numbered = all_hosts;
     const node_id r = all_hosts.back();
     src.assign(all_hosts.begin(), all_hosts.end() - 1);
     dst.assign(src.size(), r);
@@ -1354,6 +1613,18 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
                                      .start = start,
                                      .stop = stop,
                                      .cc = cc.make(ctx)}));
+  }
+  {  // the flows key: long-running flows between chosen hosts (after the long flows)
+    std::vector<chosen_flow> chosen;
+    (void)parse_flow_list(s.flows, &chosen);  // check() validated it
+    for (const auto& f : chosen) {
+      const timestamp start{static_cast<std::int64_t>(f.start_us * 1000)};
+      long_spans.emplace_back(start, timestamp::max());
+      long_ids.push_back(net.add_flow({.src = numbered[static_cast<std::size_t>(f.from)],
+                                       .dst = numbered[static_cast<std::size_t>(f.to)],
+                                       .start = start,
+                                       .cc = cc.make(ctx)}));
+    }
   }
   for (int i = 0; i < s.incast_flows; ++i) {
     const auto k = static_cast<std::size_t>(s.long_flows + i);
