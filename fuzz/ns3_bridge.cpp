@@ -12,10 +12,12 @@
 //     and the pacing rate UINT64_MAX (unpaced) or at most 2^63 bit/s; a clone has the same
 //     outputs;
 //   * int_push appends exactly one record (netcc::make_int_hop of the port) below the hop limit
-//     and changes nothing at it; red_decide, np_on_packet and bolt_on_packet decide exactly as
-//     netcc::red_ecn_on_packet, netcc::dcqcn_np_on_packet and netcc::bolt_ingress do.
+//     and changes nothing at it; red_decide, np_on_packet, bolt_on_packet and fasttune_on_packet
+//     decide exactly as netcc::red_ecn_on_packet, netcc::dcqcn_np_on_packet,
+//     netcc::bolt_ingress and netcc::fasttune_switch do.
 #include <netcc/fabric/bolt.hpp>
 #include <netcc/fabric/dcqcn_np.hpp>
+#include <netcc/fabric/fasttune_switch.hpp>
 #include <netcc/fabric/int_push.hpp>
 #include <netcc/fabric/red_ecn.hpp>
 
@@ -192,6 +194,41 @@ void switch_functions(byte_reader& in) {
     const auto d = netcc::dcqcn_np_on_packet(g, ce, netcc::timestamp{t}, np);
     NETCC_FUZZ_CHECK(static_cast<int>(v) == static_cast<int>(d.action));
     NETCC_FUZZ_CHECK(f.any == g.any && f.last_cnp_ns == g.last_cnp.count());
+  }
+  // FastTune's switch against netcc::fasttune_switch.
+  {
+    bool new_ack = in.boolean();
+    netcc::fasttune_flow_state ft{new_ack};
+    const auto kind = static_cast<bridge::fasttune_kind>(in.u8() % 3);
+    bridge::hop_record fh[bridge::max_int_hops]{};
+    std::uint8_t fc = static_cast<std::uint8_t>(in.u8() % (bridge::max_int_hops + 1));
+    netcc::int_stack<> st;
+    for (std::uint8_t i = 0; i < fc; ++i) {
+      fh[i] = bridge::hop_record{in.u32(), in.u32(), in.u32(), in.u32()};
+      st.push(netcc::int_hop{fh[i].ts_ns, netcc::bytes{static_cast<std::int64_t>(fh[i].qlen)},
+                             fh[i].tx_bytes,
+                             netcc::bit_rate{static_cast<std::int64_t>(fh[i].rate_bps)}});
+    }
+    const bridge::port_state dp{in.u32(), in.u64() >> 1, in.u64() >> 20};
+    const bridge::fasttune_config fcfg{in.boolean(), in.boolean(),
+                                       static_cast<std::uint8_t>(1 + in.u8() % 5)};
+    const std::int64_t t0 = in.i64() / 2;
+    const auto out = bridge::fasttune_on_packet(new_ack, kind, fh, fc, dp, t0, fcfg);
+    netcc::fasttune_switch_params fp;
+    fp.switch_feedback = fcfg.switch_feedback;
+    fp.ack_padding = fcfg.ack_padding;
+    fp.int_push.max_hops = fcfg.max_hops;
+    const auto r = netcc::fasttune_switch(
+        ft,
+        kind == bridge::fasttune_kind::data       ? netcc::fasttune_packet_kind::data
+        : kind == bridge::fasttune_kind::host_ack ? netcc::fasttune_packet_kind::host_ack
+                                                  : netcc::fasttune_packet_kind::switch_ack,
+        st,
+        netcc::int_port_view{netcc::bytes{static_cast<std::int64_t>(dp.qlen)}, dp.tx_bytes,
+                             netcc::bit_rate{static_cast<std::int64_t>(dp.rate_bps)}},
+        netcc::timestamp{t0}, fp);
+    NETCC_FUZZ_CHECK(new_ack == ft.new_ack && out.send == r.send_sack);
+    NETCC_FUZZ_CHECK(fc == st.size() && out.count == r.sack_int.size());
   }
   // Bolt's ingress against netcc::bolt_ingress.
   bridge::bolt_switch_config bc{1 + in.below(9000), in.u32() % 100'000, in.boolean(), in.boolean()};

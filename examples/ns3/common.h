@@ -50,7 +50,8 @@ inline int Run(int argc, char** argv, ns3::NetccNs3Scenario s, const char* name)
   cmd.AddValue("incastBytes", "incast: bytes per burst flow", s.incastBytes);
   cmd.AddValue("queue",
                "switch ports: fifo | red (ns-3 RED, ECN at K packets) | netcc (INT) | netcc-red "
-               "(INT + netcc's RED/ECN at K)",
+               "(INT + netcc's RED/ECN at K) | netcc-bolt (Bolt's switch) | netcc-fasttune "
+               "(FastTune's switch)",
                s.queue);
   cmd.AddValue("redK", "RED/ECN threshold K, packets", s.redK);
   cmd.AddValue("buffer", "queue disc capacity per port, packets", s.bufferPackets);
@@ -84,13 +85,14 @@ inline int Run(int argc, char** argv, ns3::NetccNs3Scenario s, const char* name)
     std::printf(
         "%s cc=%s flows=%u: peak queue %.0f B, drain %.1f us, settled queue %.0f B, "
         "throughput %.3f Gbps, long flows' goodput %.3f Gbps, Jain %.4f, drops %llu, marks %llu, "
-        "SRCs %llu, "
+        "SRCs %llu, S-ACKs %llu, "
         "%llu events in %.2f s (%.2f M events/s)\n",
         name, cc.c_str(), s.topology == "incast" ? s.incastFlows + 1 : s.flows, r.peakQueueBytes,
         r.drainUs, r.settledQueueBytes, r.throughputGbps, r.tailGoodputGbps, r.jain,
         static_cast<unsigned long long>(r.drops), static_cast<unsigned long long>(r.marks),
-        static_cast<unsigned long long>(r.srcs), static_cast<unsigned long long>(r.events),
-        r.wallSeconds, r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds / 1e6 : 0);
+        static_cast<unsigned long long>(r.srcs), static_cast<unsigned long long>(r.sacks),
+        static_cast<unsigned long long>(r.events), r.wallSeconds,
+        r.wallSeconds > 0 ? static_cast<double>(r.events) / r.wallSeconds / 1e6 : 0);
     if (!out.empty()) {
       const std::string err = ns3::WriteNetccNs3Csv(out, r);
       if (!err.empty()) {

@@ -12,6 +12,7 @@
 #include "netcc/core/units.hpp"
 #include "netcc/fabric/bolt.hpp"
 #include "netcc/fabric/dcqcn_np.hpp"
+#include "netcc/fabric/fasttune_switch.hpp"
 #include "netcc/fabric/int_push.hpp"
 #include "netcc/fabric/red_ecn.hpp"
 
@@ -151,6 +152,40 @@ bolt_src_out bolt_on_packet(bolt_port& port, bolt_packet& pkt, std::uint64_t pkt
 std::string check_bolt(const bolt_switch_config& c) {
   std::string out;
   for (const auto& e : validate(to_params(c))) out += (out.empty() ? "" : "; ") + e.message();
+  return out;
+}
+
+fasttune_out fasttune_on_packet(bool& new_ack, fasttune_kind kind, hop_record* hops,
+                                std::uint8_t& count, const port_state& data_egress,
+                                std::int64_t now_ns, const fasttune_config& c) {
+  int_stack<max_int_hops> s;
+  const std::size_t n = std::min<std::size_t>(count, max_int_hops);
+  for (std::size_t i = 0; i < n; ++i)
+    static_cast<void>(s.push(int_hop{hops[i].ts_ns, bytes{clamp_i64(hops[i].qlen)},
+                                     hops[i].tx_bytes, bit_rate{clamp_i64(hops[i].rate_bps)}}));
+  fasttune_flow_state flow{new_ack};
+  fasttune_switch_params p;
+  p.switch_feedback = c.switch_feedback;
+  p.ack_padding = c.ack_padding;
+  p.int_push.max_hops = std::clamp<std::size_t>(c.max_hops, 1, max_int_hops);
+  const fasttune_packet_kind k = kind == fasttune_kind::data ? fasttune_packet_kind::data
+                                 : kind == fasttune_kind::host_ack
+                                     ? fasttune_packet_kind::host_ack
+                                     : fasttune_packet_kind::switch_ack;
+  const int_port_view view{bytes{clamp_i64(data_egress.qlen)}, data_egress.tx_bytes,
+                           bit_rate{clamp_i64(data_egress.rate_bps)}};
+  const auto r = fasttune_switch(flow, k, s, view, timestamp{now_ns}, p);
+  new_ack = flow.new_ack;
+  auto out_of = [](const int_hop& h) {
+    return hop_record{h.ts, static_cast<std::uint64_t>(h.qlen.count()), h.tx_bytes,
+                      static_cast<std::uint64_t>(h.link_rate.bps())};
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) hops[i] = out_of(s[i]);
+  count = static_cast<std::uint8_t>(s.size());
+  fasttune_out out;
+  out.send = r.send_sack;
+  out.count = static_cast<std::uint8_t>(r.sack_int.size());
+  for (std::size_t i = 0; i < r.sack_int.size(); ++i) out.hops[i] = out_of(r.sack_int[i]);
   return out;
 }
 

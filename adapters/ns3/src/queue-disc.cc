@@ -4,6 +4,8 @@
 
 #include <iostream>
 #include <limits>
+#include <map>
+#include <tuple>
 
 #include "netcc-ns3/int.h"
 #include "netcc-ns3/rate-transport.h"
@@ -13,11 +15,16 @@
 #include "ns3/drop-tail-queue.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-l4-protocol.h"
 #include "ns3/udp-header.h"
 #include "ns3/udp-l4-protocol.h"
 #include "ns3/udp-socket-factory.h"
@@ -82,7 +89,18 @@ TypeId NetccQueueDisc::GetTypeId() {
               MakeBooleanChecker())
           .AddAttribute("BoltSm", "Bolt supply matching (§3.3)", BooleanValue(true),
                         MakeBooleanAccessor(&NetccQueueDisc::SetBoltSm, &NetccQueueDisc::GetBoltSm),
-                        MakeBooleanChecker());
+                        MakeBooleanChecker())
+          .AddAttribute("FastTune", "Run FastTune's switch (S-ACKs and ACK padding)",
+                        BooleanValue(false), MakeBooleanAccessor(&NetccQueueDisc::m_fasttune),
+                        MakeBooleanChecker())
+          .AddAttribute(
+              "FastTuneSacks", "FastTune: send S-ACKs (Algorithm 1 lines 2-5)", BooleanValue(true),
+              MakeBooleanAccessor(&NetccQueueDisc::SetFtSacks, &NetccQueueDisc::GetFtSacks),
+              MakeBooleanChecker())
+          .AddAttribute(
+              "FastTunePadding", "FastTune: pad ACKs with INT (lines 6-8)", BooleanValue(true),
+              MakeBooleanAccessor(&NetccQueueDisc::SetFtPadding, &NetccQueueDisc::GetFtPadding),
+              MakeBooleanChecker());
   return tid;
 }
 
@@ -134,6 +152,7 @@ bool NetccQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item) {
   }
   if (m_ecn && !m_ecnAtDequeue && !Red(item, GetNBytes(), false)) return false;
   if (m_bolt) Bolt(item);
+  if (m_fasttune) FastTune(item);
   return GetInternalQueue(0)->Enqueue(item);
 }
 
@@ -191,14 +210,160 @@ void NetccQueueDisc::Bolt(Ptr<QueueDiscItem> item) {
   p->AddHeader(udp);
 }
 
-void NetccQueueDisc::SendSrc(Ipv4Address to, std::uint16_t port, netcc::ns3::bolt_src_out src) {
+Ptr<Socket> NetccQueueDisc::NodeSocket() {
   if (!m_srcSocket) {
     Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface();
     Ptr<NetDevice> dev = ndqi ? ndqi->GetObject<NetDevice>() : nullptr;
-    if (!dev) return;
+    if (!dev) return nullptr;
     m_srcSocket = Socket::CreateSocket(dev->GetNode(), UdpSocketFactory::GetTypeId());
     m_srcSocket->Bind();
   }
+  return m_srcSocket;
+}
+
+netcc::ns3::port_state NetccQueueDisc::GetPortState() {
+  return netcc::ns3::port_state{GetNBytes(), m_txBytes, LinkRate()};
+}
+
+namespace {
+
+// A flow as its data packets name it: source address and port, destination address and port.
+using FtKey = std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint16_t>;
+
+// One switch's FastTune state, shared by its ports: NewACK per flow, and its NetccQueueDiscs by
+// device (the port a flow's data leaves by, for padding its ACKs).
+class NetccFastTuneNode : public Object {
+ public:
+  static TypeId GetTypeId() {
+    static TypeId tid = TypeId("ns3::NetccFastTuneNode").SetParent<Object>().SetGroupName("Netcc");
+    return tid;
+  }
+  std::map<FtKey, bool> newAck;
+  std::map<NetDevice*, Ptr<NetccQueueDisc>> ports;
+
+ protected:
+  void DoDispose() override {
+    ports.clear();
+    Object::DoDispose();
+  }
+};
+
+}  // namespace
+
+void NetccQueueDisc::FastTune(Ptr<QueueDiscItem> item) {
+  auto ip = DynamicCast<Ipv4QueueDiscItem>(item);
+  if (!ip) return;
+  Ptr<NetDeviceQueueInterface> ndqi = GetNetDeviceQueueInterface();
+  Ptr<NetDevice> dev = ndqi ? ndqi->GetObject<NetDevice>() : nullptr;
+  if (!dev) return;
+  Ptr<Node> node = dev->GetNode();
+  Ptr<NetccFastTuneNode> st = node->GetObject<NetccFastTuneNode>();
+  if (!st) {
+    st = CreateObject<NetccFastTuneNode>();
+    node->AggregateObject(st);
+  }
+  st->ports[PeekPointer(dev)] = this;
+
+  const Ipv4Header& iph = ip->GetHeader();
+  Ptr<Packet> p = item->GetPacket();
+  netcc::ns3::fasttune_kind kind;
+  std::uint16_t sport = 0, dport = 0;
+  std::uint64_t dataTs = 0;
+  bool rate = false;
+  if (iph.GetProtocol() == TcpL4Protocol::PROT_NUMBER) {
+    TcpHeader tcp;
+    if (p->PeekHeader(tcp) == 0) return;
+    sport = tcp.GetSourcePort();
+    dport = tcp.GetDestinationPort();
+    if (p->GetSize() > tcp.GetSerializedSize()) {
+      kind = netcc::ns3::fasttune_kind::data;
+    } else if (tcp.GetFlags() & TcpHeader::ACK) {
+      kind = netcc::ns3::fasttune_kind::host_ack;
+    } else {
+      return;
+    }
+  } else if (iph.GetProtocol() == UdpL4Protocol::PROT_NUMBER) {
+    Ptr<Packet> copy = p->Copy();
+    UdpHeader udp;
+    NetccRateHeader h;
+    if (copy->GetSize() < udp.GetSerializedSize() + h.GetSerializedSize()) return;
+    copy->RemoveHeader(udp);
+    copy->RemoveHeader(h);
+    sport = udp.GetSourcePort();
+    dport = udp.GetDestinationPort();
+    rate = true;
+    dataTs = h.ts;
+    if (h.type == NetccRateHeader::DATA) {
+      kind = netcc::ns3::fasttune_kind::data;
+    } else if (h.type == NetccRateHeader::ACK) {
+      kind = netcc::ns3::fasttune_kind::host_ack;
+    } else if (h.type == NetccRateHeader::SACK) {
+      kind = netcc::ns3::fasttune_kind::switch_ack;
+    } else {
+      return;
+    }
+  } else {
+    return;
+  }
+  const bool data = kind == netcc::ns3::fasttune_kind::data;
+  const FtKey key = data ? FtKey{iph.GetSource().Get(), sport, iph.GetDestination().Get(), dport}
+                         : FtKey{iph.GetDestination().Get(), dport, iph.GetSource().Get(), sport};
+  // The data's egress port: this one for data; for an ACK, the port toward its source.
+  NetccQueueDisc* dataPort = this;
+  if (!data) {
+    Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+    Ptr<Ipv4RoutingProtocol> routing = ipv4 ? ipv4->GetRoutingProtocol() : nullptr;
+    if (!routing) return;
+    Ipv4Header toReceiver;
+    toReceiver.SetDestination(iph.GetSource());
+    toReceiver.SetProtocol(iph.GetProtocol());
+    Socket::SocketErrno err;
+    Ptr<Ipv4Route> route = routing->RouteOutput(nullptr, toReceiver, nullptr, err);
+    if (!route) return;
+    auto it = st->ports.find(PeekPointer(route->GetOutputDevice()));
+    if (it == st->ports.end()) return;
+    dataPort = PeekPointer(it->second);
+  }
+  NetccIntEchoTag echo;
+  const bool hadEcho = !data && p->PeekPacketTag(echo);
+  auto [flag, inserted] = st->newAck.emplace(key, true);
+  static_cast<void>(inserted);
+  const netcc::ns3::fasttune_out out = netcc::ns3::fasttune_on_packet(
+      flag->second, kind, echo.hops, echo.count, dataPort->GetPortState(),
+      Simulator::Now().GetNanoSeconds(), m_ftConfig);
+  if (!data && echo.count > 0) {
+    if (hadEcho) {
+      p->ReplacePacketTag(echo);
+    } else {
+      p->AddPacketTag(echo);
+    }
+  }
+  // S-ACKs travel the rate transport (ns-3's TCP would take a switch-made segment for a
+  // duplicate ACK: docs/ns3.md).
+  if (out.send && rate) {
+    Simulator::ScheduleNow(&NetccQueueDisc::SendSack, this, iph.GetSource(), sport, dataTs, out);
+  }
+}
+
+void NetccQueueDisc::SendSack(Ipv4Address to, std::uint16_t port, std::uint64_t ts,
+                              netcc::ns3::fasttune_out s) {
+  Ptr<Socket> sock = NodeSocket();
+  if (!sock) return;
+  NetccRateHeader h;
+  h.type = NetccRateHeader::SACK;
+  h.ts = ts;
+  Ptr<Packet> p = Create<Packet>(0);
+  p->AddHeader(h);
+  NetccIntEchoTag echo;
+  echo.count = s.count;
+  std::copy(s.hops, s.hops + netcc::ns3::max_int_hops, echo.hops);
+  p->AddPacketTag(echo);
+  sock->SendTo(p, 0, InetSocketAddress(to, port));
+  ++m_sacks;
+}
+
+void NetccQueueDisc::SendSrc(Ipv4Address to, std::uint16_t port, netcc::ns3::bolt_src_out src) {
+  if (!NodeSocket()) return;
   NetccRateHeader h;
   h.type = NetccRateHeader::SRC;
   h.queue = src.queue;
@@ -238,6 +403,18 @@ void NetccQueueDisc::SetBoltSm(bool v) {
 }
 bool NetccQueueDisc::GetBoltSm() const {
   return m_boltConfig.sm;
+}
+void NetccQueueDisc::SetFtSacks(bool v) {
+  m_ftConfig.switch_feedback = v;
+}
+bool NetccQueueDisc::GetFtSacks() const {
+  return m_ftConfig.switch_feedback;
+}
+void NetccQueueDisc::SetFtPadding(bool v) {
+  m_ftConfig.ack_padding = v;
+}
+bool NetccQueueDisc::GetFtPadding() const {
+  return m_ftConfig.ack_padding;
 }
 
 bool NetccQueueDisc::CheckConfig() {

@@ -241,8 +241,8 @@ void NetccRateSender::SendNext() {
   Ptr<Packet> p = ns3::Create<Packet>(len);
   p->AddHeader(h);
   const auto need = Kind().need;
-  if (need == netcc::ns3::feedback_need::int_ || need == netcc::ns3::feedback_need::int_padded)
-    p->AddPacketTag(NetccIntTag{});
+  // Data collects INT for PowerTCP and HPCC; FastTune's comes padded into ACKs by switches.
+  if (need == netcc::ns3::feedback_need::int_) p->AddPacketTag(NetccIntTag{});
   m_socket->SendTo(p, 0, m_remote);
   m_sndNxt += len;
   m_sendEvent =
@@ -279,6 +279,23 @@ void NetccRateSender::Receive(Ptr<Socket> s) {
           m_blocked = false;
           SendNext();
         }
+        break;
+      }
+      case NetccRateHeader::SACK: {
+        // FastTune's S-ACK: a switch's INT, no acknowledgement.
+        netcc::ns3::ack_info a;
+        a.now_ns = now;
+        a.ack_seq = m_acked;
+        a.snd_nxt = m_sndNxt;
+        a.switch_ack = true;
+        a.rtt_ns =
+            h.ts <= static_cast<std::uint64_t>(now) ? now - static_cast<std::int64_t>(h.ts) : 0;
+        NetccIntEchoTag echo;
+        if (p->PeekPacketTag(echo)) {
+          a.hop_count = std::min<std::uint8_t>(echo.count, netcc::ns3::max_int_hops);
+          std::copy(echo.hops, echo.hops + a.hop_count, a.hops);
+        }
+        m_cc->on_ack(a);
         break;
       }
       case NetccRateHeader::CNP:

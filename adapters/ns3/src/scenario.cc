@@ -84,8 +84,8 @@ void Check(const NetccNs3Scenario& s) {
     Bad("sample", std::to_string(s.sample.GetNanoSeconds()) + " ns",
         "gives more than 10^7 samples over the duration");
   if (s.queue != "fifo" && s.queue != "red" && s.queue != "netcc" && s.queue != "netcc-red" &&
-      s.queue != "netcc-bolt")
-    Bad("queue", s.queue, "must be fifo, red, netcc, netcc-red or netcc-bolt");
+      s.queue != "netcc-bolt" && s.queue != "netcc-fasttune")
+    Bad("queue", s.queue, "must be fifo, red, netcc, netcc-red, netcc-bolt or netcc-fasttune");
   if (s.redK < 1) Bad("red_k", "0", "must be at least one packet");
   if (s.bufferPackets < 1) Bad("buffer_packets", "0", "must be at least one packet");
   if (s.segmentSize < 64 || s.segmentSize > 9000)
@@ -294,6 +294,11 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
                           UintegerValue(s.segmentSize + 40), "LinkBandwidth", DataRateValue(s.rate),
                           "LinkDelay", TimeValue(s.delay), "MaxSize",
                           QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, s.bufferPackets)));
+  } else if (s.queue == "netcc-fasttune") {
+    // FastTune's switch (ISPA'21 Algorithm 1): S-ACKs and ACK padding, no INT on data.
+    port.SetRootQueueDisc("ns3::NetccQueueDisc", "MaxSize",
+                          QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, s.bufferPackets)), "Int",
+                          BooleanValue(false), "FastTune", BooleanValue(true));
   } else if (s.queue == "netcc-bolt") {
     // Bolt's switch (NSDI'23 Algorithm 1): SRCs at CC_THRESH, PRU and supply matching.
     port.SetRootQueueDisc("ns3::NetccQueueDisc", "MaxSize",
@@ -411,8 +416,12 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
   const QueueDisc::Stats& st = rec.bottleneck->GetStats();
   r.drops = st.nTotalDroppedPackets;
   r.marks = st.nTotalMarkedPackets;
-  for (auto it = switchQueues.Begin(); it != switchQueues.End(); ++it)
-    if (auto n = DynamicCast<NetccQueueDisc>(*it)) r.srcs += n->GetSrcs();
+  for (auto it = switchQueues.Begin(); it != switchQueues.End(); ++it) {
+    if (auto n = DynamicCast<NetccQueueDisc>(*it)) {
+      r.srcs += n->GetSrcs();
+      r.sacks += n->GetSacks();
+    }
+  }
   switchQueues = QueueDiscContainer();
   rec.bottleneck = nullptr;
   rec.longApps.clear();

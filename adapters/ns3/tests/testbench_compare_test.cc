@@ -3,8 +3,9 @@
 // netcc-sim's `incast` built the same way in both: a 100 Gbps star with 1 us links, a long flow
 // from time 0 and ten 500 kB flows at 500 us onto one receiver, 3 ms, the controllers given the
 // same host rate, base RTT and N = 10, and the switches running the same netcc functions (INT
-// push at dequeue; DCQCN's RED/ECN; Bolt's ingress). PowerTCP and HPCC run over ns-3's TCP and
-// over the rate transport; DCQCN, TIMELY and Bolt over the rate transport.
+// push at dequeue; DCQCN's RED/ECN; Bolt's ingress; FastTune's S-ACKs and ACK padding). PowerTCP
+// and HPCC run over ns-3's TCP and over the rate transport; DCQCN, TIMELY, Bolt and FastTune
+// over the rate transport.
 //
 // Margins, and why: peak queue within 15%, drain time within 25% (or 10 us), the long flow's
 // goodput over the last quarter within 5% of the link. The two networks differ where ns-3 is
@@ -92,6 +93,11 @@ TEST(Ns3AgainstTestbench, HpccOverTheRateTransport) {
 
 TEST(Ns3AgainstTestbench, BoltOverTheRateTransport) {
   ExpectSameRun("bolt", "ns3::NetccBolt", "rate", "netcc-bolt");
+}
+
+TEST(Ns3AgainstTestbench, FastTuneOverTheRateTransport) {
+  // FastTune's switches make S-ACKs and pad ACKs (ISPA'21 Algorithm 1) in both networks.
+  ExpectSameRun("fasttune", "ns3::NetccFastTune", "rate", "netcc-fasttune");
 }
 
 TEST(Ns3AgainstTestbench, WithoutIntTheIntControllersCannotReact) {

@@ -265,6 +265,30 @@ bolt_src_out bolt_on_packet(bolt_port& port, bolt_packet& pkt, std::uint64_t pkt
 /// @brief netcc's validate() of `c`: "" or its messages.
 std::string check_bolt(const bolt_switch_config& c);
 
+/// @brief netcc::fasttune_switch_params: S-ACKs on, ACK padding on, the hop limit.
+struct fasttune_config {
+  bool switch_feedback = true;           ///< Send S-ACKs (FastTune Algorithm 1 lines 2-5).
+  bool ack_padding = true;               ///< Pad ACKs with the data port's INT (lines 6-8).
+  std::uint8_t max_hops = max_int_hops;  ///< INT records an ACK may carry.
+};
+
+/// @brief What a FastTune switch sees: a data packet, the receiver's ACK or a switch's S-ACK.
+enum class fasttune_kind : std::uint8_t { data, host_ack, switch_ack };
+
+/// @brief An S-ACK to send back to the data's sender, if `send`, with its one INT record.
+struct fasttune_out {
+  bool send = false;                ///< An S-ACK was generated.
+  std::uint8_t count = 0;           ///< Its INT records (one).
+  hop_record hops[max_int_hops]{};  ///< The data port's record.
+};
+
+/// @brief netcc::fasttune_switch (FastTune ISPA'21 Algorithm 1) for one packet of a flow whose
+/// NewACK flag is `new_ack`: data may make an S-ACK carrying `data_egress`'s INT; an ACK turns
+/// NewACK off and gets `data_egress`'s INT pushed onto `hops[0, count)`.
+fasttune_out fasttune_on_packet(bool& new_ack, fasttune_kind kind, hop_record* hops,
+                                std::uint8_t& count, const port_state& data_egress,
+                                std::int64_t now_ns, const fasttune_config& c);
+
 /// @brief Register the ns-3 TypeIds of every kind not yet registered (done at load time for
 /// the built-ins and by register_controller(); safe to call again). Defined by the ns-3 half.
 void register_type_ids();

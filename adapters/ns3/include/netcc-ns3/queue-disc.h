@@ -6,7 +6,11 @@
 /// §3.3, HPCC §3.2) onto packets that carry a NetccIntTag, and Bolt's switch (NSDI'23 Algorithm 1
 /// with Algorithm 3's supply matching) on the rate transport's data packets as they join the
 /// queue: an SRC goes back to the data's sender as a UDP packet from this node's own IP stack
-/// (routed like any packet, so it works across MPI ranks), and INC/DEC are rewritten in place.
+/// (routed like any packet, so it works across MPI ranks), and INC/DEC are rewritten in place;
+/// and FastTune's switch (ISPA'21 Algorithm 1): per flow and node a NewACK flag; a data packet
+/// of the rate transport with NewACK makes an S-ACK with this port's INT; an ACK (of TCP or the
+/// rate transport) clears NewACK and is padded with the INT of the port its flow's data leaves
+/// by (found through the node's routing).
 ///
 /// The hop record's queue length is the bytes left in this queue disc after the packet leaves,
 /// its byte counter the bytes this queue disc has sent, its rate the device's DataRate.
@@ -48,6 +52,10 @@ class NetccQueueDisc : public QueueDisc {
   /// @brief Reason string of a packet dropped for lack of room.
   static constexpr const char* kOverflow = "queue disc full";
 
+  /// @brief S-ACKs this port generated (FastTune).
+  std::uint64_t GetSacks() const { return m_sacks; }
+  /// @brief This port's state as the switch functions see it (queue bytes, bytes sent, rate).
+  netcc::ns3::port_state GetPortState();
   /// @brief SRCs this port generated (Bolt).
   std::uint64_t GetSrcs() const { return m_srcs; }
   /// @brief Bytes this queue disc has sent (INT's tx counter).
@@ -65,6 +73,10 @@ class NetccQueueDisc : public QueueDisc {
   bool GetBoltPru() const;
   void SetBoltSm(bool v);
   bool GetBoltSm() const;
+  void SetFtSacks(bool v);
+  bool GetFtSacks() const;
+  void SetFtPadding(bool v);
+  bool GetFtPadding() const;
   bool DoEnqueue(Ptr<QueueDiscItem> item) override;
   Ptr<QueueDiscItem> DoDequeue() override;
   bool CheckConfig() override;
@@ -76,6 +88,10 @@ class NetccQueueDisc : public QueueDisc {
   // Bolt's ingress on a data packet of the rate transport; sends the SRC it may generate.
   void Bolt(Ptr<QueueDiscItem> item);
   void SendSrc(Ipv4Address to, std::uint16_t port, netcc::ns3::bolt_src_out src);
+  // FastTune's switch on a data packet or ACK of either transport; sends the S-ACK it may make.
+  void FastTune(Ptr<QueueDiscItem> item);
+  void SendSack(Ipv4Address to, std::uint16_t port, std::uint64_t ts, netcc::ns3::fasttune_out s);
+  Ptr<Socket> NodeSocket();
 
   bool m_int = true;
   std::uint8_t m_maxHops = netcc::ns3::max_int_hops;
@@ -93,6 +109,9 @@ class NetccQueueDisc : public QueueDisc {
   netcc::ns3::bolt_port m_boltPort;
   Ptr<Socket> m_srcSocket;
   std::uint64_t m_srcs = 0;
+  bool m_fasttune = false;
+  netcc::ns3::fasttune_config m_ftConfig;
+  std::uint64_t m_sacks = 0;
 };
 
 }  // namespace ns3

@@ -49,7 +49,7 @@ namespace ns3 {
 class NetccRateHeader : public Header {
  public:
   /// @brief Packet types.
-  enum Type : std::uint8_t { DATA = 0, ACK = 1, CNP = 2, SRC = 3 };
+  enum Type : std::uint8_t { DATA = 0, ACK = 1, CNP = 2, SRC = 3, SACK = 4 };
   /// @brief Flag bits.
   enum Flag : std::uint8_t { ECN_ECHO = 1, FIRST = 2, LAST = 4, INC = 8, DEC = 16 };
   static TypeId GetTypeId();

@@ -78,6 +78,7 @@ struct NetccNs3Result {
   std::uint64_t drops = 0;              ///< Packets dropped at the bottleneck.
   std::uint64_t marks = 0;              ///< Packets ECN-marked at the bottleneck.
   std::uint64_t srcs = 0;               ///< Bolt SRCs the switches sent.
+  std::uint64_t sacks = 0;              ///< FastTune S-ACKs the switches sent.
   std::uint64_t events = 0;             ///< ns-3 events executed.
   double wallSeconds = 0;               ///< Wall-clock time of Simulator::Run.
 };
