@@ -19,14 +19,17 @@
 namespace ns3 {
 
 namespace {
-
 // One record: timestamp, queue length, tx bytes, rate, 8 bytes each; then the count.
 constexpr uint32_t kTagSize = 1 + netcc::ns3::max_int_hops * 4 * 8;
+}  // namespace
 
-template <class T>
-void WriteHops(const T& t, TagBuffer i) {
-  i.WriteU8(t.count);
-  for (const auto& h : t.hops) {
+uint32_t NetccIntRecords::GetSerializedSize() const {
+  return kTagSize;
+}
+
+void NetccIntRecords::Serialize(TagBuffer i) const {
+  i.WriteU8(count);
+  for (const auto& h : hops) {
     i.WriteU64(h.ts_ns);
     i.WriteU64(h.qlen);
     i.WriteU64(h.tx_bytes);
@@ -34,11 +37,10 @@ void WriteHops(const T& t, TagBuffer i) {
   }
 }
 
-template <class T>
-void ReadHops(T& t, TagBuffer i) {
-  t.count = i.ReadU8();
-  if (t.count > netcc::ns3::max_int_hops) t.count = netcc::ns3::max_int_hops;
-  for (auto& h : t.hops) {
+void NetccIntRecords::Deserialize(TagBuffer i) {
+  count = i.ReadU8();
+  if (count > netcc::ns3::max_int_hops) count = netcc::ns3::max_int_hops;
+  for (auto& h : hops) {
     h.ts_ns = i.ReadU64();
     h.qlen = i.ReadU64();
     h.tx_bytes = i.ReadU64();
@@ -46,15 +48,12 @@ void ReadHops(T& t, TagBuffer i) {
   }
 }
 
-template <class T>
-void PrintHops(const T& t, std::ostream& os) {
-  os << "hops=" << unsigned{t.count};
-  for (unsigned k = 0; k < t.count && k < netcc::ns3::max_int_hops; ++k)
-    os << " [ts=" << t.hops[k].ts_ns << " q=" << t.hops[k].qlen << " tx=" << t.hops[k].tx_bytes
-       << " b=" << t.hops[k].rate_bps << "]";
+void NetccIntRecords::Print(std::ostream& os) const {
+  os << "hops=" << unsigned{count};
+  for (unsigned k = 0; k < count && k < netcc::ns3::max_int_hops; ++k)
+    os << " [ts=" << hops[k].ts_ns << " q=" << hops[k].qlen << " tx=" << hops[k].tx_bytes
+       << " b=" << hops[k].rate_bps << "]";
 }
-
-}  // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(NetccIntTag);
 NS_OBJECT_ENSURE_REGISTERED(NetccIntEchoTag);
@@ -69,18 +68,6 @@ TypeId NetccIntTag::GetTypeId() {
 TypeId NetccIntTag::GetInstanceTypeId() const {
   return GetTypeId();
 }
-uint32_t NetccIntTag::GetSerializedSize() const {
-  return kTagSize;
-}
-void NetccIntTag::Serialize(TagBuffer i) const {
-  WriteHops(*this, i);
-}
-void NetccIntTag::Deserialize(TagBuffer i) {
-  ReadHops(*this, i);
-}
-void NetccIntTag::Print(std::ostream& os) const {
-  PrintHops(*this, os);
-}
 
 TypeId NetccIntEchoTag::GetTypeId() {
   static TypeId tid = TypeId("ns3::NetccIntEchoTag")
@@ -91,18 +78,6 @@ TypeId NetccIntEchoTag::GetTypeId() {
 }
 TypeId NetccIntEchoTag::GetInstanceTypeId() const {
   return GetTypeId();
-}
-uint32_t NetccIntEchoTag::GetSerializedSize() const {
-  return kTagSize;
-}
-void NetccIntEchoTag::Serialize(TagBuffer i) const {
-  WriteHops(*this, i);
-}
-void NetccIntEchoTag::Deserialize(TagBuffer i) {
-  ReadHops(*this, i);
-}
-void NetccIntEchoTag::Print(std::ostream& os) const {
-  PrintHops(*this, os);
 }
 
 namespace {

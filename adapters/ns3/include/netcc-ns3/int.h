@@ -28,12 +28,10 @@
 
 namespace ns3 {
 
-/// @brief The hop records a data packet has collected (fixed size: max_int_hops records).
-class NetccIntTag : public Tag {
+/// @brief Hop records in a packet tag: always netcc::ns3::max_int_hops records and a count (a
+/// constant serialized size), first hop first.
+class NetccIntRecords : public Tag {
  public:
-  /// @brief Its TypeId, "ns3::NetccIntTag".
-  static TypeId GetTypeId();
-  TypeId GetInstanceTypeId() const override;
   uint32_t GetSerializedSize() const override;
   void Serialize(TagBuffer i) const override;
   void Deserialize(TagBuffer i) override;
@@ -43,19 +41,20 @@ class NetccIntTag : public Tag {
   netcc::ns3::hop_record hops[netcc::ns3::max_int_hops]{};  ///< First hop first.
 };
 
-/// @brief The hop records an ACK reflects to the sender (same layout as NetccIntTag).
-class NetccIntEchoTag : public Tag {
+/// @brief The hop records a data packet has collected.
+class NetccIntTag : public NetccIntRecords {
+ public:
+  /// @brief Its TypeId, "ns3::NetccIntTag".
+  static TypeId GetTypeId();
+  TypeId GetInstanceTypeId() const override;
+};
+
+/// @brief The hop records an ACK reflects to the sender.
+class NetccIntEchoTag : public NetccIntRecords {
  public:
   /// @brief Its TypeId, "ns3::NetccIntEchoTag".
   static TypeId GetTypeId();
   TypeId GetInstanceTypeId() const override;
-  uint32_t GetSerializedSize() const override;
-  void Serialize(TagBuffer i) const override;
-  void Deserialize(TagBuffer i) override;
-  void Print(std::ostream& os) const override;
-
-  std::uint8_t count = 0;                                   ///< Valid records.
-  netcc::ns3::hop_record hops[netcc::ns3::max_int_hops]{};  ///< First hop first.
 };
 
 /// @brief Installs INT marking and reflection on hosts (see the file comment).
