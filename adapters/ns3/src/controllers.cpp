@@ -240,7 +240,7 @@ const std::deque<controller_kind>& controller_kinds() {
 
 const controller_kind* find_controller_kind(const std::string& key) {
   for (const auto& k : the_registry().kinds)
-    if (k.type_id == key || k.name == key) return &k;
+    if (k.type_id == key || k.name == key || k.type_id + sender_suffix == key) return &k;
   return nullptr;
 }
 

@@ -110,13 +110,8 @@ TypeId NetccRateSender::GetTypeId() {
 
 Ptr<NetccRateSender> NetccRateSender::Create(const std::string& name) {
   const netcc::ns3::controller_kind* k = netcc::ns3::find_controller_kind(name);
-  const std::string suffix = "Sender";
-  if (k == nullptr && name.size() > suffix.size() &&
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    k = netcc::ns3::find_controller_kind(name.substr(0, name.size() - suffix.size()));
-  }
   NS_ABORT_MSG_IF(k == nullptr, "netcc: no controller kind " << name);
-  ObjectFactory f(k->type_id + suffix);
+  ObjectFactory f(k->type_id + netcc::ns3::sender_suffix);
   return f.Create<NetccRateSender>();
 }
 
@@ -131,10 +126,7 @@ void NetccRateSender::DoDispose() {
 
 const netcc::ns3::controller_kind& NetccRateSender::Kind() const {
   if (m_kind == nullptr) {
-    std::string name = GetInstanceTypeId().GetName();
-    const std::string suffix = "Sender";
-    if (name.size() > suffix.size()) name = name.substr(0, name.size() - suffix.size());
-    m_kind = netcc::ns3::find_controller_kind(name);
+    m_kind = netcc::ns3::find_controller_kind(GetInstanceTypeId().GetName());
     NS_ABORT_MSG_IF(m_kind == nullptr, "netcc: " << GetInstanceTypeId().GetName()
                                                  << " is not a netcc sender; create one with "
                                                     "NetccRateSender::Create(\"dcqcn\")");

@@ -43,17 +43,6 @@
 namespace ns3 {
 namespace {
 
-// The controller kind a rate-transport scenario names: "dcqcn", "ns3::NetccDcqcn" or
-// "ns3::NetccDcqcnSender".
-const netcc::ns3::controller_kind* RateKind(const std::string& cc) {
-  if (const auto* k = netcc::ns3::find_controller_kind(cc)) return k;
-  const std::string suffix = "Sender";
-  if (cc.size() > suffix.size() &&
-      cc.compare(cc.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return netcc::ns3::find_controller_kind(cc.substr(0, cc.size() - suffix.size()));
-  return nullptr;
-}
-
 [[noreturn]] void Bad(const std::string& field, const std::string& value, const std::string& rule) {
   throw std::invalid_argument(field + " = " + value + ": " + rule);
 }
@@ -64,7 +53,7 @@ void Check(const NetccNs3Scenario& s) {
   if (s.transport != "tcp" && s.transport != "rate")
     Bad("transport", s.transport, "must be tcp or rate");
   if (s.transport == "rate") {
-    if (RateKind(s.cc) == nullptr)
+    if (netcc::ns3::find_controller_kind(s.cc) == nullptr)
       Bad("cc", s.cc, "is not a netcc controller (the rate transport runs netcc's controllers)");
   } else {
     TypeId tid;
@@ -222,10 +211,10 @@ Time NetccNs3BaseRtt(const NetccNs3Scenario& s) {
 
 std::vector<std::string> NetccNs3DeriveDefaults(const NetccNs3Scenario& s) {
   std::vector<std::string> set;
-  const auto* kind =
-      s.transport == "rate" ? RateKind(s.cc) : netcc::ns3::find_controller_kind(s.cc);
+  const auto* kind = netcc::ns3::find_controller_kind(s.cc);
   if (kind == nullptr) return set;
-  const std::string typeId = s.transport == "rate" ? kind->type_id + "Sender" : kind->type_id;
+  const std::string typeId =
+      s.transport == "rate" ? kind->type_id + netcc::ns3::sender_suffix : kind->type_id;
   const std::uint32_t flows = s.expectedFlows > 0
                                   ? s.expectedFlows
                                   : (s.topology == "incast" ? s.incastFlows + 1 : s.flows);
@@ -378,7 +367,7 @@ NetccNs3Result RunNetccNs3Scenario(const NetccNs3Scenario& s) {
       rx.Get(to)->AddApplication(recv);
       recv->SetStartTime(Seconds(0));
       if (isLong) recv->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRateRx, &mon, f));
-      Ptr<NetccRateSender> send = NetccRateSender::Create(RateKind(s.cc)->name);
+      Ptr<NetccRateSender> send = NetccRateSender::Create(s.cc);
       send->SetAttribute("Remote", AddressValue(InetSocketAddress(rxAddr[to], p)));
       send->SetAttribute("PacketSize", UintegerValue(s.segmentSize + 12));
       send->SetAttribute("MaxBytes", UintegerValue(isLong ? 0 : s.incastBytes));

@@ -309,8 +309,8 @@ void register_type_ids() {
     ::ns3::TypeId existing;
     // Every kind drives the rate-based transport's sender; those that TCP can carry are also
     // TCP congestion controls.
-    if (!::ns3::TypeId::LookupByNameFailSafe(k.type_id + "Sender", &existing)) {
-      ::ns3::TypeId tid = ::ns3::TypeId(k.type_id + "Sender")
+    if (!::ns3::TypeId::LookupByNameFailSafe(k.type_id + sender_suffix, &existing)) {
+      ::ns3::TypeId tid = ::ns3::TypeId(k.type_id + sender_suffix)
                               .SetParent(::ns3::NetccRateSender::GetTypeId())
                               .SetGroupName("Netcc")
                               .AddConstructor<::ns3::NetccRateSender>();

@@ -167,8 +167,11 @@ struct controller_kind {
 /// pointer to one stays valid.
 const std::deque<controller_kind>& controller_kinds();
 
-/// @brief The kind registered under `type_id` ("ns3::NetccDctcp") or netcc name ("dctcp");
-/// nullptr if none.
+/// @brief The suffix of a kind's rate-transport sender TypeId: `type_id + sender_suffix`.
+inline constexpr const char* sender_suffix = "Sender";
+
+/// @brief The kind registered under `type_id` ("ns3::NetccDctcp"), its sender TypeId
+/// ("ns3::NetccDctcpSender") or netcc name ("dctcp"); nullptr if none.
 const controller_kind* find_controller_kind(const std::string& type_id_or_name);
 
 /// @brief Add a kind (netcc::ns3::register_controller does this from a netcc controller type,
