@@ -391,6 +391,53 @@ TEST(Timely, HaiCountsTheSmoothedGradientOnEveryCompletion) {
   EXPECT_EQ(cc.last_action(), netcc::timely_action::increase_hai);
 }
 
+// A slowly decaying negative difference: RTT falls by 1 us once and then holds, so rtt_diff
+// = -alpha (1 - alpha)^k us after k equal samples: negative for every k in exact arithmetic
+// (and in double), so every completion counts towards HAI. q32 used to test the sign of
+// rtt_diff / minRTT: its rtt_diff settles at about -1 / (2 alpha) units of 2^-32 us (rounding
+// to nearest stops the decay there), and the quotient rounds that to 0 once minRTT exceeds
+// about 1 / alpha us, resetting the counter while double kept counting.
+template <class C>
+void slow_decay_keeps_hai(double alpha, std::int64_t min_rtt_ns, int n) {
+  netcc::timely_params p = mid();
+  p.alpha = alpha;
+  p.min_rtt = netcc::duration{min_rtt_ns};
+  C cc{p};
+  cc.on_rtt(at(0, 100'000));
+  for (int k = 1; k <= n; ++k) {
+    cc.on_rtt(at(200.0 * k, 99'000));  // in the gradient zone (T_low < RTT < T_high)
+    ASSERT_LT(d(cc.rtt_diff_us()), 0) << "k = " << k;
+    ASSERT_EQ(cc.negative_gradients(), static_cast<std::uint32_t>(k)) << "k = " << k;
+    ASSERT_EQ(cc.last_action(),
+              k >= 5 ? netcc::timely_action::increase_hai : netcc::timely_action::increase)
+        << "k = " << k;
+  }
+}
+
+TEST(Timely, SlowlyDecayingNegativeDifferenceKeepsHaiInBothPolicies) {
+  for (const std::int64_t min_rtt : {20'000, 100'000}) {
+    for (const double alpha : {0.02, 0.1}) {
+      SCOPED_TRACE(testing::Message() << "alpha " << alpha << ", min_rtt " << min_rtt);
+      slow_decay_keeps_hai<netcc::timely>(alpha, min_rtt, 2'000);
+      slow_decay_keeps_hai<q32_timely>(alpha, min_rtt, 2'000);
+    }
+  }
+  // alpha > 1/2: each step more than halves rtt_diff; q32 rounds it to 0 after ~35 steps and
+  // double after ~360 (below its smallest subnormal). Both keep the last nonzero value.
+  slow_decay_keeps_hai<netcc::timely>(0.875, 20'000, 600);
+  slow_decay_keeps_hai<q32_timely>(0.875, 20'000, 600);
+}
+
+TEST(Timely, ZeroDifferencesFromZeroStayZero) {
+  // The sign rule keeps a nonzero filter nonzero; a filter that is 0 stays 0 (gradient 0: the
+  // N = 1 increase of lines 11-12, and the HAI counter resets).
+  q32_timely cc{mid()};
+  for (int k = 0; k < 10; ++k) cc.on_rtt(at(20.0 * k, 99'000));
+  EXPECT_EQ(cc.rtt_diff_us().raw(), 0);
+  EXPECT_EQ(cc.negative_gradients(), 0u);
+  EXPECT_EQ(cc.last_action(), netcc::timely_action::increase);
+}
+
 // ---------------------------------------------------------------------------------------------
 // §5: scaling by the fraction of a minimum RTT.
 
@@ -771,16 +818,29 @@ RC_GTEST_PROP(TimelyProp, HaiEngagesAfterFiveNegativeGradientsAndStopsAtOnce, ()
   RC_ASSERT(cc.last_action() != netcc::timely_action::increase_hai);
 }
 
-RC_GTEST_PROP(TimelyProp, DoubleAndQ32Agree, ()) {
-  // Same events, RTTs below a second, alpha and beta exact in q32. rtt_diff agrees within
-  // 1e-6 us; the policies take the same line of Algorithm 1 unless the smoothed gradient sits on
-  // zero to within that (or the application test on its 80 % boundary), where the comparison
-  // stops; rates agree within 1e-6 of the line rate + 1e-3 Mbps.
+RC_GTEST_PROP(TimelyProp, DoubleAndQ32TakeTheSameLine, ()) {
+  // Same events, RTTs below a second, alpha and beta exact in q32, with long runs of equal RTTs
+  // (slowly decaying differences). rtt_diff agrees within 1e-6 us. On every completion both
+  // policies take the same line of Algorithm 1 (last_action()) and hold the same HAI count,
+  // with one stated exception: the two rtt_diff values straddle 0 (one negative, the other not),
+  // which needs |rtt_diff| within their rounding distance (1e-6 us); the comparison stops there
+  // (the histories differ from then on). The application test on its 80 % boundary stops it
+  // too. Rates agree within 1e-6 of the line rate + 1e-3 Mbps.
   auto p = gen_params();
-  p.alpha = *rc::gen::element(0.5, 0.25, 0.125, 1.0);  // exact in both policies
+  p.alpha = *rc::gen::element(0.5, 0.25, 0.125, 0.0625, 1.0);  // exact in both policies
   p.beta = *rc::gen::element(0.5, 0.75, 1.0);
-  p.min_rtt = netcc::duration{*rc::gen::element<std::int64_t>(5'000, 20'000)};
-  const auto ops = gen_ops();
+  p.min_rtt = netcc::duration{*rc::gen::element<std::int64_t>(5'000, 20'000, 100'000)};
+  auto ops = gen_ops();
+  // Runs of equal RTTs after a step: the filter decays towards 0 without reaching it.
+  const auto runs = *rc::gen::inRange(0, 3);
+  for (int r = 0; r < runs; ++r) {
+    const std::int64_t t0 = ops.empty() ? 0 : ops.back().t;
+    const std::int64_t rtt = *rc::gen::inRange<std::int64_t>(60'000, 450'000);
+    const std::int64_t step = *rc::gen::inRange<std::int64_t>(-3'000, 3'000);
+    ops.push_back({0, t0 + 20'000, rtt, 0});
+    const int len = *rc::gen::inRange(1, 200);
+    for (int i = 1; i <= len; ++i) ops.push_back({0, t0 + 20'000 * (i + 1), rtt + step, 0});
+  }
   netcc::timely a{p};
   q32_timely b{p};
   const double line = static_cast<double>(a.params().line_rate.bps()) / 1e6;
@@ -789,14 +849,18 @@ RC_GTEST_PROP(TimelyProp, DoubleAndQ32Agree, ()) {
     apply(a, o);
     apply(b, o);
     // rtt_diff is the same filter over the same integer samples: rounding apart, equal.
-    RC_ASSERT(std::abs(a.rtt_diff_us() - b.rtt_diff_us().to_double()) <= 1e-6);
+    const double da = a.rtt_diff_us(), db = b.rtt_diff_us().to_double();
+    RC_ASSERT(std::abs(da - db) <= 1e-6);
     if (a.last_action() != b.last_action() || a.negative_gradients() != b.negative_gradients()) {
-      RC_ASSERT(std::abs(a.rtt_diff_us()) < 1e-6);  // the gradient's sign within rounding
+      RC_TAG("stopped: rtt_diff straddles 0");
+      RC_ASSERT((da < 0) != (db < 0));  // only a sign split explains a different line
+      RC_ASSERT(std::abs(da) <= 1e-6);
       return;
     }
-    // With the states equal within tolerance, a different application test can only come from
-    // a measured rate on the 80 % boundary.
-    if (a.increase_held() != b.increase_held()) return;
+    if (a.increase_held() != b.increase_held()) {
+      RC_TAG("stopped: send rate on the 80 % boundary");
+      return;
+    }
     RC_ASSERT(std::abs(a.rate_mbps() - b.rate_mbps().to_double()) <= 1e-6 * line + 1e-3);
   }
 }

@@ -103,6 +103,14 @@
 /// then covers up to 2 Pbps with 2^-32 Mbps resolution) and rtt_diff in microseconds (q32: up
 /// to 2^31 us, saturating beyond); rate() rounds to whole bps. Invalid parameters fall back to
 /// their defaults (the controller never fails; netcc::validate() reports them).
+/// - Branches in fixed point: lines 11-14 and the HAI counter test the sign of rtt_diff, which
+///   is the sign of normalized_gradient (minRTT > 0), not of the quotient, which q32 rounds to 0
+///   once |rtt_diff| < minRTT 2^-33 us and would then end HAI on a slowly decaying negative
+///   difference while the paper's arithmetic keeps counting. A filter fed zero differences
+///   keeps its sign (see update()), as exact arithmetic does. Double and q32 then take the
+///   same line on every completion unless the two rtt_diff values straddle 0, which needs
+///   |rtt_diff| within their rounding distance (below 1e-6 us for RTTs under 1 s; checked by
+///   the DoubleAndQ32TakeTheSameLine property), or an RTT difference beyond q32's 2^31 us.
 ///
 /// @code
 /// using namespace netcc::literals;
@@ -497,6 +505,7 @@ class basic_timely {
     params_ = p;
     const value_type zero = num<value_type>(0), one = num<value_type>(1);
     alpha_ = clamp_num(num<value_type>(p.alpha), zero, one);
+    decays_ = p.alpha < 1;
     beta_ = clamp_num(num<value_type>(p.beta), zero, one);
     app_limit_ = clamp_num(num<value_type>(p.app_limit), zero, one);
     delta_ = mbps(p.delta);
@@ -560,12 +569,21 @@ class basic_timely {
         (s_.flags & have_prev) != 0 ? rtt.count() - s_.prev_rtt.count() : 0;
     s_.prev_rtt = rtt;
     s_.flags |= have_prev;
-    // Line 3: rtt_diff = (1 - alpha) rtt_diff + alpha new_rtt_diff (in us).
-    s_.rtt_diff = (one - alpha_) * s_.rtt_diff + alpha_ * ratio<value_type>(diff_ns, 1000);
-    // Line 4: normalized_gradient = rtt_diff / minRTT.
-    const value_type g = s_.rtt_diff / min_rtt_us_;
+    // Line 3: rtt_diff = (1 - alpha) rtt_diff + alpha new_rtt_diff (in us). In exact
+    // arithmetic a filter fed zero differences decays towards 0 without reaching it, so its
+    // sign (the gradient's) holds: when a zero difference would round a nonzero rtt_diff to 0
+    // (q32 below 2^-32 us with alpha > 1/2; double below its smallest subnormal) it keeps its
+    // last value instead, the same rule in both policies. With alpha = 1 the filter is the last
+    // difference and a zero difference is exactly 0 (decays_ is false).
+    const value_type prev_diff = s_.rtt_diff;
+    s_.rtt_diff = (one - alpha_) * prev_diff + alpha_ * ratio<value_type>(diff_ns, 1000);
+    if (diff_ns == 0 && s_.rtt_diff == zero && decays_) s_.rtt_diff = prev_diff;
+    // Line 4: normalized_gradient = rtt_diff / minRTT. Its sign is rtt_diff's (minRTT > 0), so
+    // the branches below test rtt_diff itself: the quotient would round a small rtt_diff to 0
+    // in fixed point (|rtt_diff| < minRTT 2^-33 us in q32) and end HAI while double, and the
+    // paper's arithmetic, keep counting. g is only needed for line 14's magnitude.
     // HAI counter: consecutive completions with a negative gradient.
-    if (g < zero) {
+    if (s_.rtt_diff < zero) {
       if (s_.neg != 0xFFFF'FFFFu) ++s_.neg;
     } else {
       s_.neg = 0;
@@ -590,13 +608,13 @@ class basic_timely {
     } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
       s_.action = timely_action::decrease_high;
       decrease(beta_ * ratio<value_type>(rtt.count() - params_.t_high.count(), rtt.count()));
-    } else if (g <= zero) {  // lines 11-12: rate += N delta
+    } else if (s_.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
       const bool in_hai = s_.neg >= params_.hai_threshold;
       s_.action = in_hai ? timely_action::increase_hai : timely_action::increase;
       increase(in_hai ? number_traits<value_type>::from_int(params_.hai_factor) * delta_ : delta_);
     } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
       s_.action = timely_action::decrease_gradient;
-      decrease(beta_ * g);
+      decrease(beta_ * (s_.rtt_diff / min_rtt_us_));
     }
   }
 
@@ -610,6 +628,7 @@ class basic_timely {
   value_type min_{};
   value_type min_rtt_us_{};
   duration window_{};
+  bool decays_ = true;  // alpha < 1: rtt_diff keeps a share of its past
   // Per-flow state.
   flow_state s_{};
 };
