@@ -17,8 +17,10 @@
 #define NETCC_VERSION \
   (NETCC_VERSION_MAJOR * 10000 + NETCC_VERSION_MINOR * 100 + NETCC_VERSION_PATCH)
 
+/// @cond
 #define NETCC_DETAIL_STR2(x) #x
 #define NETCC_DETAIL_STR(x) NETCC_DETAIL_STR2(x)
+/// @endcond
 namespace netcc {
 /// @brief The version as "major.minor.patch", spelled from the three macros.
 inline constexpr const char* version_string =

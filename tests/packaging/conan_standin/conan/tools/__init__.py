@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+"""Stand-in for conan.tools."""

@@ -1,0 +1,201 @@
+# SPDX-License-Identifier: MIT
+# Runs ports/netcc/portfile.cmake through `cmake -P` with stand-ins for the vcpkg functions it
+# calls, then builds and runs test_package/ against the resulting package directory.
+#
+#   cmake -DSOURCE_DIR=<netcc> -DWORK=<dir> -DCXX=<compiler> -DVERSION=<x.y.z> -P vcpkg_portfile_test.cmake
+#
+# vcpkg cannot be installed on netcc's build machines. The stand-ins do what vcpkg's helpers do
+# to a header-only CMake project: configure and install it into the package directory
+# (vcpkg_cmake_configure/vcpkg_cmake_install), move its CMake package from CONFIG_PATH to
+# share/<port> and re-point _IMPORT_PREFIX (vcpkg_cmake_config_fixup), check its .pc files
+# (vcpkg_fixup_pkgconfig), and install the licence as share/<port>/copyright
+# (vcpkg_install_copyright). The test then applies vcpkg's post-build rules that apply here.
+cmake_minimum_required(VERSION 3.25)
+foreach(v SOURCE_DIR WORK CXX VERSION)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "vcpkg_portfile_test: -D${v}=... is required")
+  endif()
+endforeach()
+
+set(PORT netcc)
+set(TARGET_TRIPLET x64-linux)
+set(VCPKG_TARGET_IS_LINUX ON)
+set(VCPKG_LIBRARY_LINKAGE static)
+file(REMOVE_RECURSE "${WORK}")
+set(CURRENT_PACKAGES_DIR "${WORK}/packages/${PORT}_${TARGET_TRIPLET}")
+set(CURRENT_BUILDTREES_DIR "${WORK}/buildtrees/${PORT}")
+set(calls "")
+
+function(fail msg)
+  message(FATAL_ERROR "vcpkg_portfile_test: ${msg}")
+endfunction()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${ARGN}")
+    fail("command failed (${rc}): ${cmd}")
+  endif()
+endfunction()
+
+function(vcpkg_cmake_configure)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SOURCE_PATH" "OPTIONS;OPTIONS_RELEASE;OPTIONS_DEBUG")
+  if(NOT EXISTS "${arg_SOURCE_PATH}/CMakeLists.txt")
+    fail("vcpkg_cmake_configure: SOURCE_PATH ${arg_SOURCE_PATH} has no CMakeLists.txt")
+  endif()
+  if(NOT VCPKG_BUILD_TYPE STREQUAL "release")
+    fail("a header-only port builds one configuration: set(VCPKG_BUILD_TYPE release)")
+  endif()
+  set(build "${CURRENT_BUILDTREES_DIR}/${TARGET_TRIPLET}-rel")
+  run("${CMAKE_COMMAND}" -S "${arg_SOURCE_PATH}" -B "${build}" -DCMAKE_BUILD_TYPE=Release
+      "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_INSTALL_PREFIX=${CURRENT_PACKAGES_DIR}"
+      ${arg_OPTIONS} ${arg_OPTIONS_RELEASE})
+  set(VCPKG_STANDIN_BUILD "${build}" PARENT_SCOPE)
+  set(calls "${calls};configure" PARENT_SCOPE)
+endfunction()
+
+function(vcpkg_cmake_install)
+  if(NOT DEFINED VCPKG_STANDIN_BUILD)
+    fail("vcpkg_cmake_install before vcpkg_cmake_configure")
+  endif()
+  run("${CMAKE_COMMAND}" --build "${VCPKG_STANDIN_BUILD}" --target install)
+  set(calls "${calls};install" PARENT_SCOPE)
+endfunction()
+
+function(vcpkg_cmake_config_fixup)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "CONFIG_PATH;PACKAGE_NAME" "")
+  if(NOT arg_PACKAGE_NAME)
+    set(arg_PACKAGE_NAME "${PORT}")
+  endif()
+  set(from "${CURRENT_PACKAGES_DIR}/${arg_CONFIG_PATH}")
+  set(to "${CURRENT_PACKAGES_DIR}/share/${arg_PACKAGE_NAME}")
+  if(NOT EXISTS "${from}")
+    fail("vcpkg_cmake_config_fixup: CONFIG_PATH ${arg_CONFIG_PATH} does not exist in the package")
+  endif()
+  file(GLOB files "${from}/*")
+  file(MAKE_DIRECTORY "${to}")
+  foreach(f ${files})
+    get_filename_component(name "${f}" NAME)
+    file(RENAME "${f}" "${to}/${name}")
+  endforeach()
+  file(REMOVE_RECURSE "${from}")
+  # Remove now-empty parents (share/cmake).
+  get_filename_component(parent "${from}" DIRECTORY)
+  file(GLOB left "${parent}/*")
+  if(NOT left AND NOT parent STREQUAL CURRENT_PACKAGES_DIR)
+    file(REMOVE_RECURSE "${parent}")
+  endif()
+  # The targets files find the prefix by climbing from their own directory: one level per
+  # directory of share/<port>.
+  file(GLOB targets "${to}/*Targets*.cmake")
+  set(climb "get_filename_component(_IMPORT_PREFIX \"\${CMAKE_CURRENT_LIST_FILE}\" PATH)\n")
+  string(APPEND climb "get_filename_component(_IMPORT_PREFIX \"\${_IMPORT_PREFIX}\" PATH)\n")
+  string(APPEND climb "get_filename_component(_IMPORT_PREFIX \"\${_IMPORT_PREFIX}\" PATH)\n")
+  foreach(t ${targets})
+    file(READ "${t}" text)
+    string(REGEX REPLACE
+           "get_filename_component\\(_IMPORT_PREFIX \"\\\${CMAKE_CURRENT_LIST_FILE}\" PATH\\)\n(get_filename_component\\(_IMPORT_PREFIX \"\\\${_IMPORT_PREFIX}\" PATH\\)\n)*"
+           "${climb}" text "${text}")
+    file(WRITE "${t}" "${text}")
+  endforeach()
+  set(calls "${calls};config_fixup" PARENT_SCOPE)
+endfunction()
+
+function(vcpkg_fixup_pkgconfig)
+  file(GLOB_RECURSE pcs "${CURRENT_PACKAGES_DIR}/*.pc")
+  if(NOT pcs)
+    fail("vcpkg_fixup_pkgconfig: the package has no .pc file")
+  endif()
+  foreach(pc ${pcs})
+    if(NOT pc MATCHES "/(lib|share)/pkgconfig/[^/]+\\.pc$")
+      fail("vcpkg_fixup_pkgconfig: ${pc} is not in lib/pkgconfig or share/pkgconfig")
+    endif()
+    file(STRINGS "${pc}" prefix REGEX "^prefix=")
+    if(NOT prefix MATCHES "pcfiledir")
+      fail("vcpkg_fixup_pkgconfig: ${pc} is not relocatable (${prefix})")
+    endif()
+  endforeach()
+  set(calls "${calls};fixup_pkgconfig" PARENT_SCOPE)
+endfunction()
+
+function(vcpkg_install_copyright)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "" "FILE_LIST")
+  set(text "")
+  foreach(f ${arg_FILE_LIST})
+    if(NOT EXISTS "${f}")
+      fail("vcpkg_install_copyright: ${f} does not exist")
+    endif()
+    file(READ "${f}" part)
+    string(APPEND text "${part}")
+  endforeach()
+  file(WRITE "${CURRENT_PACKAGES_DIR}/share/${PORT}/copyright" "${text}")
+  set(calls "${calls};copyright" PARENT_SCOPE)
+endfunction()
+
+# ------------------------------------------------------------------ the manifest
+set(port_dir "${SOURCE_DIR}/ports/${PORT}")
+file(READ "${port_dir}/vcpkg.json" manifest)
+string(JSON name GET "${manifest}" name)
+string(JSON version GET "${manifest}" version-semver)
+string(JSON license GET "${manifest}" license)
+if(NOT name STREQUAL PORT OR NOT version STREQUAL VERSION OR NOT license STREQUAL "MIT")
+  fail("vcpkg.json: name ${name}, version ${version}, license ${license}; want ${PORT}, ${VERSION}, MIT")
+endif()
+string(JSON ndeps LENGTH "${manifest}" dependencies)
+set(host_deps "")
+math(EXPR last "${ndeps} - 1")
+foreach(i RANGE ${last})
+  string(JSON dep GET "${manifest}" dependencies ${i} name)
+  string(JSON host GET "${manifest}" dependencies ${i} host)
+  if(host)
+    list(APPEND host_deps "${dep}")
+  endif()
+endforeach()
+list(SORT host_deps)
+if(NOT host_deps STREQUAL "vcpkg-cmake;vcpkg-cmake-config" OR NOT ndeps EQUAL 2)
+  fail("vcpkg.json: dependencies must be the host tools vcpkg-cmake and vcpkg-cmake-config")
+endif()
+foreach(f usage portfile.cmake)
+  if(NOT EXISTS "${port_dir}/${f}")
+    fail("ports/${PORT}/${f} is missing")
+  endif()
+endforeach()
+
+# ------------------------------------------------------------------ the portfile
+set(CMAKE_CURRENT_LIST_DIR "${port_dir}")
+include("${port_dir}/portfile.cmake")
+if(NOT calls STREQUAL ";configure;install;config_fixup;fixup_pkgconfig;copyright")
+  fail("the portfile called ${calls}")
+endif()
+
+# ------------------------------------------------------------------ vcpkg's post-build rules
+foreach(f include/netcc/netcc.hpp include/netcc/version.hpp share/${PORT}/netccConfig.cmake
+          share/${PORT}/netccConfigVersion.cmake share/${PORT}/netccTargets.cmake
+          share/${PORT}/copyright share/${PORT}/usage share/${PORT}/cdf/websearch.cdf)
+  if(NOT EXISTS "${CURRENT_PACKAGES_DIR}/${f}")
+    fail("the package lacks ${f}")
+  endif()
+endforeach()
+foreach(d debug lib bin share/cmake)
+  if(EXISTS "${CURRENT_PACKAGES_DIR}/${d}")
+    fail("the package has ${d}/ (a header-only release package has none)")
+  endif()
+endforeach()
+file(GLOB_RECURSE texts "${CURRENT_PACKAGES_DIR}/*.cmake" "${CURRENT_PACKAGES_DIR}/*.pc")
+foreach(f ${texts})
+  file(READ "${f}" text)
+  foreach(abs "${CURRENT_PACKAGES_DIR}" "${CURRENT_BUILDTREES_DIR}" "${SOURCE_DIR}")
+    string(FIND "${text}" "${abs}" at)
+    if(NOT at EQUAL -1)
+      fail("${f} holds the absolute path ${abs}")
+    endif()
+  endforeach()
+endforeach()
+
+# ------------------------------------------------------------------ a consumer of the package
+run("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/test_package" -B "${WORK}/consumer"
+    "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release
+    "-DCMAKE_PREFIX_PATH=${CURRENT_PACKAGES_DIR}")
+run("${CMAKE_COMMAND}" --build "${WORK}/consumer")
+run("${WORK}/consumer/netcc_test_package")
+message(STATUS "vcpkg port: ${CURRENT_PACKAGES_DIR} installed and consumed")
