@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: MIT
 /// @file
 /// @brief Forward declarations of netcc's core vocabulary, for headers that only name it.
+///
+/// Sources: none; the types are defined, with their papers, in netcc/core/ (units.hpp,
+/// arith.hpp, wrap.hpp, feedback.hpp).
+/// @code
+/// #include <netcc/fwd.hpp>
+/// struct my_flow_table;  // a header that stores windows by pointer need not see their class
+/// void set_window(my_flow_table&, const netcc::bytes& w);
+/// @endcode
 #pragma once
 
 #include <cstddef>

@@ -3,6 +3,8 @@
 /// @brief Everything in the library proper: core, fabric, control and calculus. The testbench
 /// and the adapters are included explicitly.
 ///
+/// Sources: those of the headers it includes, each cited on its own page.
+///
 /// @code
 /// #include <netcc/netcc.hpp>
 /// using namespace netcc::literals;

@@ -4,6 +4,14 @@
 /// CMakeLists.txt; this header, the CMake package version file, pkg-config, the Conan recipe and
 /// the vcpkg port are each generated from it or checked against it by the test
 /// `packaging.version_agrees`.
+///
+/// Sources: none; the version follows Semantic Versioning 2.0.0 (before 1.0 a minor version may
+/// change the API; CHANGELOG.md says where it did).
+/// @code
+/// #include <netcc/version.hpp>
+/// static_assert(NETCC_VERSION >= 200);  // 0.2.0 or newer
+/// std::puts(netcc::version_string);     // "0.2.0"
+/// @endcode
 #pragma once
 
 /// @brief Major version (API breaks).

@@ -10,6 +10,10 @@
 /// size of the per-flow register arrays, the ports' line rate) is added here, with the rules
 /// the P4 forms need (see docs/p4.md for why each exists).
 ///
+/// Sources: the papers of the fabric functions whose parameters these are (cited in
+/// netcc/fabric/ and netcc/adapters/p4/emitter.hpp); for the switch's sizes, the P4_16 language
+/// specification and the v1model architecture that BMv2's simple_switch implements.
+///
 /// | key                                  | field                                | unit / form        |
 /// | ------------------------------------ | ------------------------------------ | ------------------ |
 /// | p4.ports                             | emit_params::ports                   | count, [2, 512]    |
