@@ -151,20 +151,26 @@ TYPED_TEST(SwiftExample, DelayEqualToTargetChangesNothing) {
   cc.on_ack(ack(1000 * us, 100 * us));  // -> 6, clock at 1000 us
   cc.on_ack(ack(1100 * us, 50 * us));   // delay == target: no change, clock not restarted
   EXPECT_NEAR(win(cc), 6.0, this->tol);
+  EXPECT_EQ(cc.last_branch(), netcc::swift_branch::hold);
   cc.on_ack(ack(1120 * us, 100 * us));  // 120 us since 1000 us >= 100 us: decrease to 3.6
   EXPECT_NEAR(win(cc), 3.6, this->tol);
+  EXPECT_EQ(cc.last_branch(), netcc::swift_branch::decrease);
 }
 
 TYPED_TEST(SwiftExample, RetransmitTimeoutCutsThenResets) {
   // Algorithm 1 "On Retransmit Timeout", RETX_RESET_THRESHOLD = 5.
   TypeParam cc{flat()};
+  EXPECT_EQ(cc.last_branch(), netcc::swift_branch::none);
   cc.on_ack(ack(900 * us, 20 * us));  // 10.1; the last RTT sample is 20 us
+  EXPECT_EQ(cc.last_branch(), netcc::swift_branch::increase);
   cc.on_timeout(timestamp{1000 * us});
+  EXPECT_EQ(cc.last_branch(), netcc::swift_branch::cut);
   EXPECT_EQ(cc.retransmit_count(), 1u);
   EXPECT_NEAR(win(cc), 5.05, this->tol);  // (1 - 0.5) * 10.1
   cc.on_timeout(timestamp{1010 * us});    // 10 us < 20 us since the cut: counted, no cut
   EXPECT_EQ(cc.retransmit_count(), 2u);
   EXPECT_NEAR(win(cc), 5.05, this->tol);
+  EXPECT_EQ(cc.last_branch(), netcc::swift_branch::no_cut);
   cc.on_timeout(timestamp{1020 * us});
   EXPECT_NEAR(win(cc), 2.525, this->tol);
   cc.on_timeout(timestamp{1040 * us});
@@ -173,6 +179,7 @@ TYPED_TEST(SwiftExample, RetransmitTimeoutCutsThenResets) {
   cc.on_timeout(timestamp{1041 * us});  // the fifth: cwnd <- min_cwnd regardless of the clock
   EXPECT_EQ(cc.retransmit_count(), 5u);
   EXPECT_NEAR(win(cc), 0.001, this->tol);
+  EXPECT_EQ(cc.last_branch(), netcc::swift_branch::reset);
   cc.on_timeout(timestamp{1042 * us});  // and on every further one
   EXPECT_NEAR(win(cc), 0.001, this->tol);
   cc.on_ack(ack(1100 * us, 20 * us));  // an ACK: retransmit_cnt <- 0; AI below one packet
@@ -780,7 +787,7 @@ RC_GTEST_PROP(SwiftProperties, PacingDelayIsRttTimesMssOverCwnd, ()) {
 }
 
 RC_GTEST_PROP(SwiftProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
-  // Both take the same branch whenever their targets agree (they are whole ns; the decrease
+  // Both take the same branch (last_branch, asserted on every event) whenever their targets agree (they are whole ns; the decrease
   // clocks see the same times and RTTs). The comparison runs while the targets agree; a target
   // that differs by 1 ns (the two flow-scaling terms straddling a half ns) ends it, since the
   // decision and the MD factor may then differ.
@@ -814,6 +821,10 @@ RC_GTEST_PROP(SwiftProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
     const double wmax = std::max(win(d), netcc::to_double(d.fabric_window()));
     apply(d, e);
     apply(q, e);
+    // The same rule of Algorithm 1 on each window, on every event (the targets are equal here,
+    // delays and decrease clocks are integers: no threshold is a matter of rounding).
+    RC_ASSERT(d.last_branch() == q.last_branch());
+    RC_ASSERT(d.last_endpoint_branch() == q.last_endpoint_branch());
     const double w1 = std::max(netcc::to_double(d.fabric_window()), wmax);
     err = lip * err + 6 * 0x1p-33 * (1 + p.ai + n + w1) + 8 * 0x1p-53 * w1;
     RC_ASSERT(d.retransmit_count() == q.retransmit_count());

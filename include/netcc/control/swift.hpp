@@ -407,6 +407,22 @@ static_assert(!SwiftEndpointFeedback<ack_event> && HopCountFeedback<ack_event>);
 /// // below one packet: one packet every rtt / cwnd = 2 RTTs (base_target before a sample)
 /// netcc::duration gap = cc.pacing_delay();   // 100 us
 /// @endcode
+/// @brief Which rule of Algorithm 1 the latest event ran on a window (basic_swift::last_branch,
+/// basic_swift::last_endpoint_branch): the decision record the double and q32 policies are
+/// checked to agree on (tests/control/swift_test.cpp). One byte of per-flow state per window.
+/// @code
+/// if (cc.last_branch() == netcc::swift_branch::decrease) { /* MD on this ACK */ }
+/// @endcode
+enum class swift_branch : std::uint8_t {
+  none,      ///< no event yet on this window (or an ACK without a delay sample)
+  increase,  ///< ACK, delay < target: AI
+  decrease,  ///< ACK, delay > target and can_decrease: MD
+  hold,      ///< ACK, delay == target, or delay > target but not can_decrease
+  cut,       ///< timeout or fast recovery with can_decrease: cwnd (1 - max_mdf)
+  no_cut,    ///< timeout or fast recovery without can_decrease: no change
+  reset,     ///< retransmit_cnt >= RETX_RESET_THRESHOLD: cwnd = min_cwnd
+};
+
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_swift {
  public:
@@ -453,7 +469,10 @@ class basic_swift {
     using ft = feedback_traits<E>;
     s_.retransmits = 0;  // retransmit_cnt <- 0
     const duration rtt = ft::rtt(e);
-    if (rtt <= duration::zero()) return;  // no delay sample
+    if (rtt <= duration::zero()) {  // no delay sample
+      s_.f_branch = swift_branch::none;
+      return;
+    }
     const timestamp now = ft::now(e);
     s_.rtt = rtt;
     s_.flags |= have_rtt;
@@ -471,9 +490,10 @@ class basic_swift {
         if (s_.flags & f_decreased) s_.flags |= e_decreased;
         s_.flags |= endpoint;
       }
-      react(s_.ecwnd, s_.e_last, e_decreased, ed, params_.endpoint_target, n, now, rtt);
+      react(s_.ecwnd, s_.e_last, e_decreased, s_.e_branch, ed, params_.endpoint_target, n, now,
+            rtt);
     }
-    react(s_.fcwnd, s_.f_last, f_decreased, fabric, target, n, now, rtt);
+    react(s_.fcwnd, s_.f_last, f_decreased, s_.f_branch, fabric, target, n, now, rtt);
   }
 
   /// @brief Algorithm 1 "On Retransmit Timeout": retransmit_cnt + 1; at RETX_RESET_THRESHOLD
@@ -482,20 +502,20 @@ class basic_swift {
   constexpr void on_timeout(timestamp now) noexcept {
     if (s_.retransmits < 0xFFFF'FFFFu) ++s_.retransmits;
     if (s_.retransmits >= params_.retx_reset_threshold) {
-      reset(s_.fcwnd, s_.f_last, f_decreased, now);
-      if (s_.flags & endpoint) reset(s_.ecwnd, s_.e_last, e_decreased, now);
+      reset(s_.fcwnd, s_.f_last, f_decreased, s_.f_branch, now);
+      if (s_.flags & endpoint) reset(s_.ecwnd, s_.e_last, e_decreased, s_.e_branch, now);
       return;
     }
-    cut(s_.fcwnd, s_.f_last, f_decreased, now);
-    if (s_.flags & endpoint) cut(s_.ecwnd, s_.e_last, e_decreased, now);
+    cut(s_.fcwnd, s_.f_last, f_decreased, s_.f_branch, now);
+    if (s_.flags & endpoint) cut(s_.ecwnd, s_.e_last, e_decreased, s_.e_branch, now);
   }
 
   /// @brief Algorithm 1 "On Fast Recovery" (§3.6: a loss found by SACK / duplicate ACKs):
   /// retransmit_cnt <- 0; each window cut by (1 - max_mdf) if it may decrease.
   constexpr void on_fast_recovery(timestamp now) noexcept {
     s_.retransmits = 0;
-    cut(s_.fcwnd, s_.f_last, f_decreased, now);
-    if (s_.flags & endpoint) cut(s_.ecwnd, s_.e_last, e_decreased, now);
+    cut(s_.fcwnd, s_.f_last, f_decreased, s_.f_branch, now);
+    if (s_.flags & endpoint) cut(s_.ecwnd, s_.e_last, e_decreased, s_.e_branch, now);
   }
 
   /// @brief A loss detected on ACK `e` (three duplicate ACKs or a SACK hole): fast recovery at
@@ -511,6 +531,11 @@ class basic_swift {
   }
   /// @brief The fabric window fcwnd, packets.
   [[nodiscard]] constexpr value_type fabric_window() const noexcept { return s_.fcwnd; }
+  /// @brief The rule of Algorithm 1 the latest event ran on the fabric window.
+  [[nodiscard]] constexpr swift_branch last_branch() const noexcept { return s_.f_branch; }
+  /// @brief The rule of Algorithm 1 the latest event ran on the endpoint window (none before
+  /// the first endpoint delay).
+  [[nodiscard]] constexpr swift_branch last_endpoint_branch() const noexcept { return s_.e_branch; }
   /// @brief The endpoint window ecwnd, packets (a copy of fcwnd until the first endpoint delay).
   [[nodiscard]] constexpr value_type endpoint_window() const noexcept {
     return (s_.flags & endpoint) ? s_.ecwnd : s_.fcwnd;
@@ -587,6 +612,8 @@ class basic_swift {
     duration rtt{};                 // the last RTT sample
     std::uint32_t retransmits = 0;  // retransmit_cnt
     std::uint8_t flags = 0;
+    swift_branch f_branch = swift_branch::none;  // the latest rule run on fcwnd
+    swift_branch e_branch = swift_branch::none;  // the latest rule run on ecwnd
   };
 
  public:
@@ -683,10 +710,13 @@ class basic_swift {
   }
 
   // Algorithm 1 "On Receiving ACK" for one window with its delay and target.
-  constexpr void react(value_type& w, timestamp& last, std::uint8_t bit, duration delay,
-                       duration target, value_type n, timestamp now, duration rtt) noexcept {
+  constexpr void react(value_type& w, timestamp& last, std::uint8_t bit, swift_branch& branch,
+                       duration delay, duration target, value_type n, timestamp now,
+                       duration rtt) noexcept {
     const value_type one = num<value_type>(1);
+    branch = swift_branch::hold;
     if (delay < target) {
+      branch = swift_branch::increase;
       // AI: cwnd + ai / cwnd * num_acked (cwnd >= 1), cwnd + ai * num_acked (cwnd < 1).
       const value_type inc = w >= one ? ai_ / w * n : ai_ * n;
       w = clamp_window(w + inc);
@@ -696,19 +726,25 @@ class basic_swift {
       const value_type factor = one - beta_ * excess;
       w = clamp_window(w * (factor < keep_ ? keep_ : factor));
       decreased(last, bit, now);
+      branch = swift_branch::decrease;
     }
   }
 
   // Timeout below RETX_RESET_THRESHOLD, or fast recovery: cwnd <- (1 - max_mdf) * cwnd if
   // can_decrease (against the last RTT sample).
-  constexpr void cut(value_type& w, timestamp& last, std::uint8_t bit, timestamp now) noexcept {
+  constexpr void cut(value_type& w, timestamp& last, std::uint8_t bit, swift_branch& branch,
+                     timestamp now) noexcept {
+    branch = swift_branch::no_cut;
     if (!may_decrease(last, bit, now, s_.rtt)) return;
     w = clamp_window(w * keep_);
     decreased(last, bit, now);
+    branch = swift_branch::cut;
   }
 
   // retransmit_cnt >= RETX_RESET_THRESHOLD: cwnd <- min_cwnd.
-  constexpr void reset(value_type& w, timestamp& last, std::uint8_t bit, timestamp now) noexcept {
+  constexpr void reset(value_type& w, timestamp& last, std::uint8_t bit, swift_branch& branch,
+                       timestamp now) noexcept {
+    branch = swift_branch::reset;
     w = min_;
     decreased(last, bit, now);
   }
