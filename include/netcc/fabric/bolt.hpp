@@ -176,9 +176,12 @@ constexpr bolt_ingress_result bolt_qos_ingress(bolt_port_state& s, bolt_header& 
                                                const bolt_qos_view& v, std::size_t i, timestamp now,
                                                const bolt_params& p) noexcept {
   if (!pkt.data) return {bolt_action::not_data, false, {}};  // line 2
-  if (!bolt_qos_supply_token(s, i, pkt_size, v, now, p).ok)  // line 3 (Algorithm 4)
-    return {bolt_action::invalid_queue, false, {}};
-  return detail::bolt_ingress_decide(s, pkt, v.queue_sizes[i], v.link_rate, p);
+  // The level test and the read of queue i's occupancy sit together, before Algorithm 4
+  // runs, so that the index is visibly in bounds where it is used.
+  if (i >= bolt_qos_levels(v)) return {bolt_action::invalid_queue, false, {}};
+  const bytes q_i = v.queue_sizes[i];
+  (void)bolt_qos_supply_token(s, i, pkt_size, v, now, p);  // line 3 (Algorithm 4)
+  return detail::bolt_ingress_decide(s, pkt, q_i, v.link_rate, p);
 }
 
 }  // namespace netcc

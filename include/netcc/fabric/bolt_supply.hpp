@@ -306,12 +306,16 @@ struct bolt_qos_view {
   std::span<const std::uint32_t> weights{};
 };
 
+/// @brief The QoS levels of `v`: the shorter of its two spans (levels beyond it are ignored).
+[[nodiscard]] constexpr std::size_t bolt_qos_levels(const bolt_qos_view& v) noexcept {
+  return v.queue_sizes.size() < v.weights.size() ? v.queue_sizes.size() : v.weights.size();
+}
+
 /// @brief Algorithm 4 lines 4-7: the effective weight for queue `i`: the sum of w_j over j with
 /// j == i or q_size_j != 0 (0 when `i` is not a level of `v`).
 [[nodiscard]] constexpr std::uint64_t bolt_effective_weight(const bolt_qos_view& v,
                                                             std::size_t i) noexcept {
-  const std::size_t n =
-      v.queue_sizes.size() < v.weights.size() ? v.queue_sizes.size() : v.weights.size();
+  const std::size_t n = bolt_qos_levels(v);
   if (i >= n) return 0;
   std::uint64_t w = 0;                                              // line 4
   for (std::size_t j = 0; j < n; ++j)                               // line 5
@@ -369,9 +373,7 @@ constexpr bolt_qos_supply_result bolt_qos_supply_token(bolt_port_state& s, std::
                                                        timestamp now,
                                                        const bolt_params& p) noexcept {
   bolt_qos_supply_result r;
-  const std::size_t n =
-      v.queue_sizes.size() < v.weights.size() ? v.queue_sizes.size() : v.weights.size();
-  if (i >= n) return r;
+  if (i >= bolt_qos_levels(v)) return r;
   r.ok = true;
   const duration dt = detail::bolt_elapsed(now, s.last_sm_time);                   // line 2
   s.last_sm_time = now;                                                            // line 3
