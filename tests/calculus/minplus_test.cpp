@@ -181,6 +181,54 @@ TEST(Bounds, BurstsInfinityAndPreconditions) {
   EXPECT_EQ(vertical_deviation(curve::rate(q(1)), curve::infinite()).error, curve_error::undefined);
 }
 
+TEST(Bounds, DelayWhoseCompositionSlopeNeedsMoreThan64Bits) {
+  // sigma = 1, rho = 2441407/10^9 against R = 149850048000/12309415288891, T = 27439/40:
+  // h = T + sigma / R ([25] Thm 1.4.2 for a token bucket and a rate-latency curve, rho <= R),
+  // = 27439/40 + 12309415288891/149850048000 = 115102801965691/149850048000 (both fractions
+  // over 149850048000 = 40 * 3746251200). The composition g^↓ ∘ f multiplies 1/R by rho, a
+  // 65-bit numerator.
+  const rational sigma{1};
+  const rational rho = q(2441407, 1000000000);
+  const rational R = q(149850048000, 12309415288891);
+  const rational T = q(27439, 40);
+  const auto h = horizontal_deviation(curve::token_bucket(rho, sigma), curve::rate_latency(R, T));
+  ASSERT_TRUE(h.valid()) << static_cast<int>(h.error);
+  EXPECT_EQ(h.value, E(115102801965691, 149850048000));
+  EXPECT_EQ(h.value, ext{T + sigma / R});
+  // backlog b + rho T fits too
+  const auto v = vertical_deviation(curve::token_bucket(rho, sigma), curve::rate_latency(R, T));
+  ASSERT_TRUE(v.valid());
+  EXPECT_EQ(v.value, ext{sigma + rho * T});
+}
+
+TEST(Bounds, AnOverflowingCandidateThatIsNotTheMaximumIsRecomputedWide) {
+  // f: y1 = 1/1000003 just after 0, then 1 from t = 1 on; g as above. The delay at level y1,
+  // T + y1 / R, needs a 67-bit numerator over 149850048000 * 1000003; the bound is at level 1:
+  // g^↓(1) - f^↓(1) = T + 1 / R - 1 = (115102801965691 - 149850048000) / 149850048000.
+  const rational R = q(149850048000, 12309415288891);
+  const rational T = q(27439, 40);
+  const rational y1 = q(1, 1000003);
+  ASSERT_FALSE((T + y1 / R).valid());  // the 64-bit candidate overflows
+  const curve f = pts({{q(0), E(0), ext{y1}, q(0)}, {q(1), ext{y1}, E(1), q(0)}});
+  const auto h = horizontal_deviation(f, curve::rate_latency(R, T));
+  ASSERT_TRUE(h.valid()) << static_cast<int>(h.error);
+  EXPECT_EQ(h.value, E(115102801965691 - 149850048000, 149850048000));
+  // the same in wide_rational directly, and its value at y1 (exact there)
+  using netcc::calculus::wide_curve;
+  using netcc::calculus::wide_rational;
+  const auto hw =
+      horizontal_deviation(netcc::calculus::curve_cast<wide_rational>(f),
+                           netcc::calculus::curve_cast<wide_rational>(curve::rate_latency(R, T)));
+  ASSERT_TRUE(hw.valid());
+  EXPECT_EQ(hw.value.value().to_rational(), h.value.value());
+  const wide_rational at_y1 = wide_rational{T} + wide_rational{y1} / wide_rational{R};
+  EXPECT_TRUE(at_y1.valid());
+  EXPECT_LT(at_y1, hw.value.value());
+  // a bound that itself does not fit int64 is still reported as an overflow
+  const curve f2 = pts({{q(0), E(0), ext{y1}, q(0)}});
+  EXPECT_EQ(horizontal_deviation(f2, curve::rate_latency(R, T)).error, curve_error::overflow);
+}
+
 // --------------------------------------------------------------------------- inverses
 
 TEST(PseudoInverse, HandComputed) {
@@ -429,6 +477,36 @@ RC_GTEST_PROP(BoundLaws, BacklogMatchesGrid, ()) {
   if (gl.right.is_finite() && (fl.right.is_inf() || gl.slope < fl.slope)) best = inf;
   RC_ASSERT(any);
   RC_ASSERT(v.value == best);
+}
+
+// The delay bound in the value domain (sup of g^↓ - f^↓) equals the time-domain formula
+// sup_t (g^↓(f(t)) - t)+ through the composition, and the same bound computed with 128-bit
+// parts, on every pair where the composition is defined (any monotone curves, +infinity too).
+RC_GTEST_PROP(BoundLaws, DelayEqualsTheCompositionFormulaAndTheWideComputation, ()) {
+  const curve f = *calc_test::gen_curve(monotone);
+  const curve g = *calc_test::gen_curve(monotone);
+  const auto h = horizontal_deviation(f, g);
+  RC_ASSERT(h.valid());
+  const curve c = compose(lower_inverse(g), f);
+  RC_PRE(c.valid());
+  const curve d = c - curve::rate(q(1));
+  RC_PRE(d.valid());
+  ext sup = d.breakpoints()[0].value;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const auto& p = d.breakpoints()[i];
+    if (i > 0) sup = calc_test::emax(sup, d.left_limit(p.t));
+    sup = calc_test::emax(sup, calc_test::emax(p.value, p.right));
+  }
+  const auto& last = d.breakpoints().back();
+  if (last.right.is_inf() || q(0) < last.slope) sup = inf;
+  if (sup < E(0)) sup = E(0);
+  RC_ASSERT(h.value == sup);
+  using netcc::calculus::wide_rational;
+  const auto hw = horizontal_deviation(netcc::calculus::curve_cast<wide_rational>(f),
+                                       netcc::calculus::curve_cast<wide_rational>(g));
+  RC_ASSERT(hw.valid());
+  RC_ASSERT(hw.value.is_inf() == h.value.is_inf());
+  if (h.value.is_finite()) RC_ASSERT(hw.value.value().to_rational() == h.value.value());
 }
 
 // Delay bound against brute force on a grid of step 1/8: the grid maximum is a lower bound and

@@ -44,3 +44,49 @@ RC_GTEST_PROP(Rational, AgreesWithDouble, (std::int32_t a, std::int32_t b, std::
   const double e = double(a) / b + (double(c) / b) / c;
   RC_ASSERT(std::abs(s.to_double() - e) <= 1e-9 * (1 + std::abs(e)));
 }
+
+TEST(WideRational, ExactBeyondInt64AndNarrowsBackOnlyWhenItFits) {
+  using netcc::calculus::wide_rational;
+  const auto a = wide_rational::of(1, 3'000'000'000);
+  const auto b = wide_rational::of(1, 5'000'000'000);
+  const auto p = a * b;  // 1 / 1.5e19: the denominator exceeds int64
+  ASSERT_TRUE(p.valid());
+  EXPECT_FALSE(p.to_rational().valid());
+  EXPECT_EQ(p / b, a);  // divides back exactly
+  EXPECT_EQ((p / a).to_rational(), rational::of(1, 5'000'000'000));
+  EXPECT_EQ(a - a, wide_rational{0});
+  EXPECT_EQ(wide_rational::of(2, -4), wide_rational::of(-1, 2));
+  EXPECT_EQ(wide_rational{rational::of(3, 7)}.to_rational(), rational::of(3, 7));
+  // 1/3e9 + 1/5e9 = 8e9 / 1.5e19 = 1 / 1.875e9
+  EXPECT_EQ((a + b).to_rational(), rational::of(1, 1'875'000'000));
+  // order by 256-bit cross products
+  EXPECT_LT(p, a);
+  EXPECT_LT(-a, -p);
+  EXPECT_LT(-a, p);
+  EXPECT_FALSE(p < p);
+  // overflow is sticky: (2^62)^3 does not fit 127 bits
+  const wide_rational big{std::int64_t{1} << 62};
+  EXPECT_TRUE((big * big).valid());
+  EXPECT_FALSE((big * big * big).valid());
+  EXPECT_FALSE((big * big * big + wide_rational{1}).valid());
+  EXPECT_FALSE((wide_rational{1} / wide_rational{0}).valid());
+  EXPECT_FALSE(wide_rational{rational::invalid()}.valid());
+}
+
+RC_GTEST_PROP(WideRationalLaws, AgreesWithRationalWhereBothFit, ()) {
+  using netcc::calculus::wide_rational;
+  const auto gen = [] {
+    return rational::of(*rc::gen::inRange<std::int64_t>(-1'000'000'000, 1'000'000'000),
+                        *rc::gen::inRange<std::int64_t>(1, 1'000'000'000));
+  };
+  const rational x = gen();
+  const rational y = gen();
+  const wide_rational wx{x};
+  const wide_rational wy{y};
+  RC_ASSERT((wx + wy).to_rational() == x + y);
+  RC_ASSERT((wx - wy).to_rational() == x - y);
+  RC_ASSERT((wx * wy).to_rational() == x * y);
+  if (!(y == rational{})) RC_ASSERT((wx / wy).to_rational() == x / y);
+  RC_ASSERT((wx < wy) == (x < y));
+  RC_ASSERT((wx == wy) == (x == y));
+}

@@ -40,6 +40,7 @@
 /// | ---------------------------- | -------------------------- | ----------- |
 /// | netcc::calculus::rational    | netcc::calculus::curve     | the default: exact results, == is equality of functions; an overflow of int64 numerators/denominators makes the result invalid (curve_error::overflow), never silently wrong |
 /// | double                       | netcc::calculus::double_curve | large curves or benchmarks where speed matters more than exactness; results are correct up to rounding, a non-finite intermediate makes the result invalid (curve_error::overflow); equality is only exact up to rounding |
+/// | netcc::calculus::wide_rational | netcc::calculus::wide_curve | exact with 128-bit numerators/denominators (256-bit intermediates), a few times slower: intermediate values that do not fit int64; curve_cast converts from and (checked) back to rational |
 ///
 /// Errors: no operation throws for bad input (allocation failure throws std::bad_alloc as
 /// usual). An invalid curve (valid() == false) has no breakpoints and names its
@@ -175,6 +176,36 @@ struct curve_number<rational> {
   static constexpr rational mag(rational x) noexcept { return x < rational{} ? -x : x; }
   /// @brief Exactly a <= b (exact numbers need no tolerance).
   static constexpr bool le_rounded(rational a, rational b, rational) noexcept { return a <= b; }
+};
+
+/// @brief curve_number for netcc::calculus::wide_rational: exact, 128-bit parts; overflow
+/// gives the invalid state.
+template <>
+struct curve_number<wide_rational> {
+  /// @brief Arithmetic and comparisons are exact.
+  static constexpr bool exact = true;
+  /// @brief No +infinity of its own.
+  static constexpr bool native_infinity = false;
+  /// @brief The integer v.
+  static constexpr wide_rational from_int(std::int64_t v) noexcept { return wide_rational{v}; }
+  /// @brief n / d reduced (invalid when d == 0).
+  static constexpr wide_rational ratio(std::int64_t n, std::int64_t d) noexcept {
+    return wide_rational::of(n, d);
+  }
+  /// @brief True unless x is the invalid state.
+  static constexpr bool good(wide_rational x) noexcept { return x.valid(); }
+  /// @brief The invalid state.
+  static constexpr wide_rational invalid() noexcept { return wide_rational::invalid(); }
+  /// @brief Nearest double.
+  static constexpr double to_double(wide_rational x) noexcept { return x.to_double(); }
+  /// @brief |x|.
+  static constexpr wide_rational mag(wide_rational x) noexcept {
+    return x < wide_rational{} ? -x : x;
+  }
+  /// @brief Exactly a <= b.
+  static constexpr bool le_rounded(wide_rational a, wide_rational b, wide_rational) noexcept {
+    return a <= b;
+  }
 };
 
 /// @brief A number type curves can be built on: a field with exact or rounded arithmetic,
@@ -962,6 +993,9 @@ class basic_curve {
 using curve = basic_curve<>;
 /// @brief Curves over IEEE double.
 using double_curve = basic_curve<double>;
+/// @brief Exact curves with 128-bit numerators and denominators (netcc::calculus::wide_rational):
+/// for intermediate values that exceed int64; convert with curve_cast.
+using wide_curve = basic_curve<wide_rational>;
 
 }  // namespace netcc::calculus
 
@@ -1300,17 +1334,27 @@ template <CurveNumber T>
 }
 
 /// @brief The same curve over another number type: to double (numbers round to the nearest
-/// double) or to its own type. O(n).
+/// double), to its own type, or between the exact types rational and wide_rational (exact;
+/// to rational, a number that does not fit int64 makes the result invalid with
+/// curve_error::overflow). O(n).
 /// @code
 /// auto d = netcc::calculus::curve_cast<double>(netcc::calculus::curve::rate(1));
+/// auto w = netcc::calculus::curve_cast<netcc::calculus::wide_rational>(
+///     netcc::calculus::curve::rate(1));
 /// @endcode
 template <CurveNumber U, CurveNumber T>
-requires(std::is_same_v<U, T> || std::is_same_v<U, double>)
+requires(std::is_same_v<U, T> || std::is_same_v<U, double> ||
+         (std::is_same_v<U, wide_rational> && std::is_same_v<T, rational>) ||
+         (std::is_same_v<U, rational> && std::is_same_v<T, wide_rational>))
     [[nodiscard]] basic_curve<U> curve_cast(const basic_curve<T>& f) {
   if (!f.valid()) return basic_curve<U>::invalid(f.error());
   const auto conv = [](T x) {
     if constexpr (std::is_same_v<U, T>) {
       return x;
+    } else if constexpr (std::is_same_v<U, wide_rational> && std::is_same_v<T, rational>) {
+      return wide_rational{x};
+    } else if constexpr (std::is_same_v<U, rational> && std::is_same_v<T, wide_rational>) {
+      return x.to_rational();
     } else {
       return static_cast<U>(curve_number<T>::to_double(x));
     }

@@ -68,6 +68,7 @@
 
 #include <cstddef>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -1116,73 +1117,133 @@ template <CurveNumber T>
 /// @brief Horizontal deviation h(f, g) = sup_{t >= 0} inf{d >= 0 | f(t) <= g(t + d)}: the
 /// delay bound of arrivals f through service g ([25] Thm 1.4.2; the seed's horizontal
 /// distance, §II). f, g non-decreasing with f(0), g(0) >= 0 (curve_error::precondition
-/// otherwise); +infinity when f outgrows g. Computed as sup_t (g^↓(f(t)) - t), O(n + m log n).
+/// otherwise); +infinity when f outgrows g.
+///
+/// Computed in the value domain, at breakpoints only: with inf{d >= 0 | f(t) <= g(t + d)} =
+/// (g^↓(f(t)) - t)+ and f^↓(f(t)) <= t, h(f, g) = max(0, sup_y {g^↓(y) - f^↓(y)}) over the
+/// levels y that f reaches (f^↓(y) finite), which is the vertical deviation of the two lower
+/// pseudo-inverses ([27] §5.2: the delay bound as the largest horizontal distance). The
+/// candidates are g^↓ and f^↓ at the breakpoints of either (limits included), and the tails
+/// are compared by slope; no product of two slopes is formed (the composition g^↓ ∘ f would
+/// multiply 1/R by the rate of f). For exact rational curves, a 64-bit intermediate that
+/// overflows makes the computation restart with netcc::calculus::wide_rational (128-bit parts)
+/// and the result is narrowed back: curve_error::overflow only when the bound itself does not
+/// fit. O(n + m).
 /// @code
 /// using netcc::calculus::curve;
 /// auto d = horizontal_deviation(curve::token_bucket(1, 4), curve::rate_latency(2, 3));   // 5
 /// @endcode
 template <CurveNumber T>
-[[nodiscard]] deviation<T> horizontal_deviation(const basic_curve<T>& f, const basic_curve<T>& g) {
-  using ext = extended<T>;
-  if (!f.valid()) return {ext{}, f.error()};
-  if (!g.valid()) return {ext{}, g.error()};
-  const ext zero{};
-  if (!f.is_non_decreasing() || !g.is_non_decreasing() || f.breakpoints()[0].value < zero ||
-      g.breakpoints()[0].value < zero) {
-    return {ext{}, curve_error::precondition};
-  }
-  const basic_curve<T> gi = lower_inverse(g);
-  const basic_curve<T> c = compose(gi, f);
-  const basic_curve<T> d = c + basic_curve<T>::affine(T{}, ext{}, -curve_number<T>::from_int(1));
-  if (!d.valid()) return {ext{}, d.error()};
-  curve_error err = curve_error::none;
-  const ext s = detail::curve_sup<T>(d.breakpoints(), err);
-  if (err != curve_error::none) return {ext{}, err};
-  return {s < zero ? zero : s, curve_error::none};
-}
+[[nodiscard]] deviation<T> horizontal_deviation(const basic_curve<T>& f, const basic_curve<T>& g);
 
 /// @brief Vertical deviation v(f, g) = sup_{t >= 0} {f(t) - g(t)}: the backlog bound of
 /// arrivals f at service g ([25] Thm 1.4.1; the backlog B(t) = A(t) - D(t) of seed §II).
 /// Any curves: limits count (a supremum), times where g is +infinity are left out,
 /// +infinity where f is +infinity against a finite g; curve_error::undefined if g is
-/// +infinity everywhere. O(n + m).
+/// +infinity everywhere. For exact rational curves an intermediate overflow restarts the
+/// computation with netcc::calculus::wide_rational (see horizontal_deviation). O(n + m).
 /// @code
 /// using netcc::calculus::curve;
 /// auto q = vertical_deviation(curve::token_bucket(1, 4), curve::rate_latency(2, 3));   // 7
 /// @endcode
 template <CurveNumber T>
-[[nodiscard]] deviation<T> vertical_deviation(const basic_curve<T>& f, const basic_curve<T>& g) {
-  using ext = extended<T>;
+[[nodiscard]] deviation<T> vertical_deviation(const basic_curve<T>& f, const basic_curve<T>& g);
+
+}  // namespace netcc::calculus
+
+namespace netcc::detail {
+
+template <class T>
+calculus::deviation<T> vertical_deviation_impl(const calculus::basic_curve<T>& f,
+                                               const calculus::basic_curve<T>& g) {
+  using ext = calculus::extended<T>;
   if (!f.valid()) return {ext{}, f.error()};
   if (!g.valid()) return {ext{}, g.error()};
   bool any = false;
   ext sup{};
-  detail::curve_builder<T> b;
+  curve_builder<T> b;
   const auto consider = [&](const ext& x, const ext& y) {
     if (y.is_inf()) return;
     ext d = ext::infinity();
     if (x.is_finite()) d = ext{b.chk(x.value() - y.value())};
-    sup = any ? detail::ext_max(sup, d) : d;
+    sup = any ? ext_max(sup, d) : d;
     any = true;
   };
-  detail::curve_combine<T>(
-      f.breakpoints(), g.breakpoints(), b,
-      [&](auto& o, T tau, bool has_next, T next, const auto& a, const auto& c) {
-        consider(a.v, c.v);
-        consider(a.r, c.r);
-        if (has_next) {
-          const auto end = [&o, tau, next](const auto& s) -> ext {
-            if (s.r.is_inf()) return s.r;
-            return ext{o.chk(s.r.value() + s.s * (next - tau))};
-          };
-          consider(end(a), end(c));
-        } else if (c.r.is_finite() && (a.r.is_inf() || c.s < a.s)) {
-          consider(ext::infinity(), c.r);
-        }
-      });
+  curve_combine<T>(f.breakpoints(), g.breakpoints(), b,
+                   [&](auto& o, T tau, bool has_next, T next, const auto& a, const auto& c) {
+                     consider(a.v, c.v);
+                     consider(a.r, c.r);
+                     if (has_next) {
+                       const auto end = [&o, tau, next](const auto& s) -> ext {
+                         if (s.r.is_inf()) return s.r;
+                         return ext{o.chk(s.r.value() + s.s * (next - tau))};
+                       };
+                       consider(end(a), end(c));
+                     } else if (c.r.is_finite() && (a.r.is_inf() || c.s < a.s)) {
+                       consider(ext::infinity(), c.r);
+                     }
+                   });
   if (!b.ok()) return {ext{}, b.error()};
-  if (!any) return {ext{}, curve_error::undefined};
-  return {sup, curve_error::none};
+  if (!any) return {ext{}, calculus::curve_error::undefined};
+  return {sup, calculus::curve_error::none};
+}
+
+template <class T>
+calculus::deviation<T> horizontal_deviation_impl(const calculus::basic_curve<T>& f,
+                                                 const calculus::basic_curve<T>& g) {
+  using ext = calculus::extended<T>;
+  if (!f.valid()) return {ext{}, f.error()};
+  if (!g.valid()) return {ext{}, g.error()};
+  const ext zero{};
+  if (!f.is_non_decreasing() || !g.is_non_decreasing() || f.breakpoints()[0].value < zero ||
+      g.breakpoints()[0].value < zero) {
+    return {ext{}, calculus::curve_error::precondition};
+  }
+  const calculus::basic_curve<T> fi = lower_inverse(f);
+  const calculus::basic_curve<T> gi = lower_inverse(g);
+  if (!fi.valid()) return {ext{}, fi.error()};
+  if (!gi.valid()) return {ext{}, gi.error()};
+  // sup over the levels f reaches (f^↓ finite); g^↓ = +infinity there makes it +infinity;
+  // f^↓(0) = 0, so the set of levels is never empty
+  calculus::deviation<T> d = vertical_deviation_impl(gi, fi);
+  if (d.error != calculus::curve_error::none) return d;
+  if (d.value < zero) d.value = zero;
+  return d;
+}
+
+// An exact rational deviation that overflowed, recomputed with 128-bit parts and narrowed.
+template <class T, class Impl>
+calculus::deviation<T> deviation_widened(const calculus::basic_curve<T>& f,
+                                         const calculus::basic_curve<T>& g, Impl impl) {
+  calculus::deviation<T> d = impl(f, g);
+  if constexpr (std::is_same_v<T, calculus::rational>) {
+    if (d.error == calculus::curve_error::overflow) {
+      using W = calculus::wide_rational;
+      const calculus::deviation<W> w = impl(calculus::curve_cast<W>(f), calculus::curve_cast<W>(g));
+      if (w.error != calculus::curve_error::none) return {calculus::extended<T>{}, w.error};
+      if (w.value.is_inf()) return {calculus::extended<T>::infinity(), w.error};
+      const calculus::rational r = w.value.value().to_rational();
+      if (!r.valid()) return {calculus::extended<T>{}, calculus::curve_error::overflow};
+      return {calculus::extended<T>{r}, calculus::curve_error::none};
+    }
+  }
+  return d;
+}
+
+}  // namespace netcc::detail
+
+namespace netcc::calculus {
+
+template <CurveNumber T>
+deviation<T> horizontal_deviation(const basic_curve<T>& f, const basic_curve<T>& g) {
+  return detail::deviation_widened<T>(
+      f, g, [](const auto& a, const auto& b) { return detail::horizontal_deviation_impl(a, b); });
+}
+
+template <CurveNumber T>
+deviation<T> vertical_deviation(const basic_curve<T>& f, const basic_curve<T>& g) {
+  return detail::deviation_widened<T>(
+      f, g, [](const auto& a, const auto& b) { return detail::vertical_deviation_impl(a, b); });
 }
 
 }  // namespace netcc::calculus
