@@ -306,6 +306,24 @@ struct dctcp_params {
 ///                            .acked = netcc::bytes{1460}, .ecn_echo = true});
 /// // alpha is still 1 (its window has not ended): the echo halves cwnd to 7300 B
 /// @endcode
+/// @brief Which rule the latest event ran (basic_dctcp::last_branch): the decision record the
+/// double and q32 policies are checked to agree on (tests/control/dctcp_test.cpp). One byte of
+/// per-flow state.
+/// @code
+/// if (cc.last_branch() == netcc::dctcp_branch::ecn_cut) { /* eq. 2 on this ACK */ }
+/// @endcode
+enum class dctcp_branch : std::uint8_t {
+  none,        ///< no event yet
+  ecn_cut,     ///< ACK with ECE outside a reduction window: cwnd (1 - alpha / 2) (eq. 2)
+  ecn_held,    ///< ACK with ECE inside a reduction window: no change, no growth
+  no_growth,   ///< ACK acknowledging nothing, or window-limited (cwnd_limited_growth)
+  slow_start,  ///< ACK growing the window from below ssthresh (RFC 5681 §3.1)
+  avoidance,   ///< ACK growing the window at or above ssthresh (congestion avoidance)
+  loss_cut,    ///< loss outside a reduction window: cwnd / 2
+  loss_held,   ///< loss inside a reduction window: no change
+  timeout,     ///< retransmission timeout: cwnd = 1 MSS
+};
+
 template <ArithmeticPolicy Policy = arith::ieee_double, class AlphaRep = dctcp_alpha_exact>
 requires DctcpAlphaRep<AlphaRep, typename Policy::value_type>
 class basic_dctcp {
@@ -360,7 +378,9 @@ class basic_dctcp {
     }
     if (!fresh_window) end_reduction_window(ack);
     if (ece) {
+      s_.branch = dctcp_branch::ecn_held;
       if (!(s_.flags & reduced)) {
+        s_.branch = dctcp_branch::ecn_cut;
         // Eq. 2: cwnd (1 - alpha / 2), floored at two segments (RFC 5681).
         const value_type w = s_.cwnd - s_.cwnd * alpha() * num<value_type>(0.5);
         reduce_to(w, nxt);
@@ -381,7 +401,11 @@ class basic_dctcp {
     const sequence ack = ft::ack_seq(e);
     const sequence nxt = ft::snd_nxt(e);
     if (!open_windows(nxt)) end_reduction_window(ack);
-    if (!(s_.flags & reduced)) reduce_to(s_.cwnd * num<value_type>(0.5), nxt);
+    s_.branch = dctcp_branch::loss_held;
+    if (!(s_.flags & reduced)) {
+      s_.branch = dctcp_branch::loss_cut;
+      reduce_to(s_.cwnd * num<value_type>(0.5), nxt);
+    }
   }
 
   /// @brief Retransmission timeout (RFC 8257 §3.5, RFC 5681 §3.1): cwnd = the loss window (one
@@ -390,6 +414,7 @@ class basic_dctcp {
   /// this timeout covers ends when an ACK passes the SND.NXT of the first ACK after it. Time is
   /// not needed.
   constexpr void on_timeout(timestamp /*now*/ = {}) noexcept {
+    s_.branch = dctcp_branch::timeout;
     if (!(s_.flags & reduced)) {
       s_.ssthresh = clamp_window(max_v(s_.cwnd * num<value_type>(0.5), two_mss()));
       ++s_.reductions;
@@ -418,6 +443,8 @@ class basic_dctcp {
   [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
   /// @brief The slow-start threshold (max_cwnd until the first reduction).
   [[nodiscard]] constexpr value_type ssthresh() const noexcept { return s_.ssthresh; }
+  /// @brief The rule the latest event ran.
+  [[nodiscard]] constexpr dctcp_branch last_branch() const noexcept { return s_.branch; }
   /// @brief alpha, the estimated fraction of marked bytes, in [0, 1].
   [[nodiscard]] constexpr value_type alpha() const noexcept { return alpha_rule::value(s_.alpha); }
   /// @brief alpha as stored (the policy's number, or raw 2^-FracBits units).
@@ -452,6 +479,7 @@ class basic_dctcp {
     per_rtt_marker reduction_end{};  // SND.NXT at the last reduction
     std::uint32_t reductions = 0;
     std::uint8_t flags = 0;
+    dctcp_branch branch = dctcp_branch::none;  // the rule the latest event ran
     alpha_storage alpha{};  // DCTCP.Alpha (last: a 16-bit alpha packs after the flags)
   };
 
@@ -545,6 +573,7 @@ class basic_dctcp {
   // window-limited test (a threshold), the new window is continuous in the old one and in
   // ssthresh, so rounding cannot grow into a different decision.
   constexpr void grow(std::uint64_t acked, sequence nxt, sequence ack) noexcept {
+    s_.branch = dctcp_branch::no_growth;
     if (acked == 0) return;
     const std::int64_t a = acked < window_cap ? static_cast<std::int64_t>(acked) : window_cap;
     if (params_.cwnd_limited_growth) {
@@ -557,7 +586,9 @@ class basic_dctcp {
       if (slow_start ? f + f < s_.cwnd : f + mss_ < s_.cwnd) return;
     }
     value_type left = from_bytes(a);
+    s_.branch = dctcp_branch::avoidance;
     if (s_.cwnd < s_.ssthresh) {
+      s_.branch = dctcp_branch::slow_start;
       // The bytes acked below ssthresh grow the window one for one (RFC 3465's limit, if set);
       // those beyond it count toward congestion avoidance.
       const value_type below = min_v(left, s_.ssthresh - s_.cwnd);
