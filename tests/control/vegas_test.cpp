@@ -341,12 +341,15 @@ TEST(Vegas, SlowStartEndsWhenDiffExceedsGamma) {
   e.round(ex, {87'500});   // diff 0: double to 8 packets
   e.round(ex, {100'000});  // diff = 1 = gamma: a holding round
   EXPECT_DOUBLE_EQ(ex.window(), 8 * mss);
+  EXPECT_EQ(ex.last_branch(), netcc::vegas_branch::ss_hold);
   EXPECT_TRUE(ex.in_slow_start());
   e.round(ex, {100'000});  // diff = 1 again, a doubling round: 16 packets
   EXPECT_DOUBLE_EQ(ex.window(), 16 * mss);
+  EXPECT_EQ(ex.last_branch(), netcc::vegas_branch::ss_double);
   EXPECT_TRUE(ex.in_slow_start());
   e.round(ex, {100'000});  // diff = 16/8 = 2 > 1: W = 16 * 0.875 = 14 packets
   EXPECT_DOUBLE_EQ(ex.window(), 14 * mss);
+  EXPECT_EQ(ex.last_branch(), netcc::vegas_branch::ss_exit);
   EXPECT_FALSE(ex.in_slow_start());
 }
 
@@ -364,12 +367,15 @@ TEST(Vegas, CongestionAvoidanceMovesOnePacketPerRoundByDiff) {
   EXPECT_DOUBLE_EQ(cc.window(), 15 * mss);
   d.round(cc, {110'000, 100'000});
   EXPECT_DOUBLE_EQ(cc.window(), 16 * mss);
+  EXPECT_EQ(cc.last_branch(), netcc::vegas_branch::avoid_up);
   // diff = 16/8 = 2 = alpha: unchanged (neither line 20 nor 22).
   d.round(cc, {100'000});
   EXPECT_DOUBLE_EQ(cc.window(), 16 * mss);
+  EXPECT_EQ(cc.last_branch(), netcc::vegas_branch::avoid_hold);
   // minRTT 125 us: diff = 16 (1 - 87.5/125) = 4.8 > beta = 4: line 23, - 1 packet.
   d.round(cc, {125'000, 200'000});
   EXPECT_DOUBLE_EQ(cc.window(), 15 * mss);
+  EXPECT_EQ(cc.last_branch(), netcc::vegas_branch::avoid_down);
   // minRTT 116.666... us is not exact; take BaseRTT 87.5 and minRTT 140 us: diff = 15 * (1 -
   // 0.625) = 5.625 > 4: - 1 packet; then at 14 packets diff = 5.25: - 1 packet.
   d.round(cc, {140'000});
@@ -844,6 +850,8 @@ RC_GTEST_PROP(VegasProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
       ++inexact;
     }
     wmax = std::max(wmax, d.window());
+    // The same rule in both, on every event the comparison reaches (the ties above stop it).
+    RC_ASSERT(q.last_branch() == d.last_branch());
     RC_ASSERT(q.rounds() == d.rounds());
     RC_ASSERT(q.reductions() == d.reductions());
     RC_ASSERT(q.in_slow_start() == d.in_slow_start());

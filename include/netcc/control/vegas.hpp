@@ -210,6 +210,27 @@ inline constexpr double vegas_threshold_limit = 1 << 20;
 /// cc.on_ack(netcc::rtt_event{.rtt = 125_us, .ack_seq = 29'200, .snd_nxt = 43'800});
 /// // round 2: diff = 20 (1 - 100/125) = 4 > gamma: slow start ends at 20 * 100/125 = 16 packets
 /// @endcode
+/// @brief Which rule the latest event ran (basic_vegas::last_branch): the decision record the
+/// double and q32 policies are checked to agree on (tests/control/vegas_test.cpp). One byte of
+/// per-flow state.
+/// @code
+/// if (cc.last_branch() == netcc::vegas_branch::avoid_down) { /* W - 1 this round */ }
+/// @endcode
+enum class vegas_branch : std::uint8_t {
+  none,          ///< no event yet
+  in_round,      ///< ACK within a round: samples only
+  no_sample,     ///< ACK ending a round without an RTT sample: no comparison
+  ss_exit,       ///< slow start, diff > gamma: W = W BaseRTT / minRTT, leave slow start
+  ss_double,     ///< slow start, a doubling round: W = 2 W (up to ssthresh)
+  ss_hold,       ///< slow start, a skipped (or window-limited) round: no change
+  avoid_up,      ///< congestion avoidance, diff < alpha: W + 1 (held if window-limited)
+  avoid_down,    ///< congestion avoidance, diff > beta: W - 1
+  avoid_hold,    ///< congestion avoidance, alpha <= diff <= beta: no change
+  loss_cut,      ///< loss of data sent after the last decrease: cut (§III-A)
+  loss_ignored,  ///< loss of data sent before the last decrease: no change
+  timeout,       ///< retransmission timeout: slow start from min_cwnd
+};
+
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_vegas {
  public:
@@ -260,6 +281,7 @@ class basic_vegas {
       if (!(s_.flags & sampled) || rtt < s_.round_min) s_.round_min = rtt;  // minRTT of the round
       s_.flags |= sampled;
     }
+    s_.branch = vegas_branch::in_round;
     if (s_.round_end.reached(ack)) {  // every byte sent before the round began is acknowledged
       end_round(window_limited_by(ack, nxt, ft::acked_bytes(e)));
       s_.round_end.arm(nxt);
@@ -284,7 +306,9 @@ class basic_vegas {
       s_.flags &= static_cast<std::uint8_t>(~loss_rearm);
     }
     // §III-A: a loss of data sent before the last decrease says nothing of the current window.
+    s_.branch = vegas_branch::loss_ignored;
     if ((s_.flags & lost) && !s_.loss_mark.reached(ack)) return;
+    s_.branch = vegas_branch::loss_cut;
     value_type w;
     if (!(s_.cwnd > mss_ * num<value_type>(3))) {
       w = mss_ + mss_;
@@ -307,6 +331,7 @@ class basic_vegas {
   /// packets), the modified slow start begins again with a fresh round (Alg. 3 line 1's flags).
   /// The time is not needed.
   constexpr void on_timeout(timestamp /*now*/ = {}) noexcept {
+    s_.branch = vegas_branch::timeout;
     if (!(s_.flags & loss_rearm))
       s_.ssthresh = clamp_window(max_v(s_.cwnd * num<value_type>(0.5), mss_ + mss_));
     s_.cwnd = min_cwnd_;
@@ -339,6 +364,8 @@ class basic_vegas {
   [[nodiscard]] constexpr bool doubling_round() const noexcept { return (s_.flags & grow) != 0; }
   /// @brief Rounds ended so far (with or without a sample), modulo 2^32.
   [[nodiscard]] constexpr std::uint32_t rounds() const noexcept { return s_.rounds; }
+  /// @brief The rule the latest event ran.
+  [[nodiscard]] constexpr vegas_branch last_branch() const noexcept { return s_.branch; }
   /// @brief Loss and timeout decreases made so far, modulo 2^16.
   [[nodiscard]] constexpr std::uint16_t reductions() const noexcept { return s_.reductions; }
   /// @brief Whether a decrease has happened and the §III-A mark is set (a loss of data sent
@@ -370,6 +397,7 @@ class basic_vegas {
     std::uint32_t rounds = 0;
     std::uint16_t reductions = 0;
     std::uint8_t flags = 0;
+    vegas_branch branch = vegas_branch::none;  // the rule the latest event ran
   };
 
  public:
@@ -429,6 +457,7 @@ class basic_vegas {
   // `may_grow` (see window_limited_by).
   constexpr void end_round(bool may_grow) noexcept {
     ++s_.rounds;
+    s_.branch = vegas_branch::no_sample;
     if (!(s_.flags & sampled)) return;  // no sample, no comparison
     const duration min_rtt = s_.round_min;
     s_.round_min = duration::max();
@@ -436,13 +465,16 @@ class basic_vegas {
     // Line 8: diff = BaseRTT (W / BaseRTT - W / minRTT), W in packets.
     const value_type diff = vegas_diff(s_.cwnd / mss_, s_.base_rtt, min_rtt);
     if (s_.flags & slow_start) {
+      s_.branch = vegas_branch::ss_hold;
       if (diff > gamma_) {
+        s_.branch = vegas_branch::ss_exit;
         // Lines 10-12: W = W * BaseRTT / minRTT, leave slow start.
         s_.cwnd = clamp_window(s_.cwnd * ratio<value_type>(s_.base_rtt.count(), min_rtt.count()));
         s_.flags &= static_cast<std::uint8_t>(~(slow_start | grow));
         return;
       }
       if ((s_.flags & grow) && may_grow) {
+        s_.branch = vegas_branch::ss_double;
         // Line 15: W = 2 W; up to ssthresh, where slow start ends (RFC 5681 §3.1).
         value_type w = s_.cwnd + s_.cwnd;
         if (!(w < s_.ssthresh)) {
@@ -454,9 +486,12 @@ class basic_vegas {
       s_.flags ^= grow;  // line 17: Flag_skip = (1 + Flag_skip) mod 2
       return;
     }
+    s_.branch = vegas_branch::avoid_hold;
     if (diff < alpha_) {
+      s_.branch = vegas_branch::avoid_up;
       if (may_grow) s_.cwnd = clamp_window(s_.cwnd + mss_);  // line 21: W = W + I_max
     } else if (diff > beta_) {
+      s_.branch = vegas_branch::avoid_down;
       s_.cwnd = clamp_window(s_.cwnd - mss_);  // line 23: W = W - I_max, not below the floor
     }
   }
