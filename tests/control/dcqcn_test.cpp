@@ -529,7 +529,11 @@ RC_GTEST_PROP(DcqcnProperties, DoubleAndFixedPointAgree, ()) {
   for (const auto& o : gen_ops()) {
     apply(d, o);
     apply(q, o);
+    // The branch record: every decision of DCQCN is on integers (timer expiries on integer
+    // times, the byte counter, CNPs), and the increase rule of each event is Table I's phase
+    // of (i_T, i_B): the same counters and phase mean the same rule on every event.
     RC_ASSERT(d.timer_count() == q.timer_count() && d.byte_count() == q.byte_count());
+    RC_ASSERT(d.phase() == q.phase());
     RC_ASSERT(d.cnps() == q.cnps());
     RC_ASSERT(std::abs(mbps(d.current_mbps()) - mbps(q.current_mbps())) <= 1e-3);
     RC_ASSERT(std::abs(mbps(d.target_mbps()) - mbps(q.target_mbps())) <= 1e-3);
