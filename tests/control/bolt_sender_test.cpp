@@ -162,8 +162,10 @@ TYPED_TEST(BoltLines, HandleSrcLines2To8) {
   EXPECT_EQ(w(cc), 100'000.0);                  // line 7: cwnd - 1 packet
   EXPECT_TRUE(cc.decremented());
   EXPECT_EQ(cc.last_decrement(), netcc::timestamp{10'000});  // line 8
-  cc.on_src(src(10'499, 2000, 3000, 50_Gbps));               // 499 < 500: too soon
+  EXPECT_EQ(cc.last_branch(), netcc::bolt_branch::src_decrement);
+  cc.on_src(src(10'499, 2000, 3000, 50_Gbps));  // 499 < 500: too soon
   EXPECT_EQ(w(cc), 100'000.0);
+  EXPECT_EQ(cc.last_branch(), netcc::bolt_branch::src_too_soon);
   EXPECT_EQ(cc.last_decrement(), netcc::timestamp{10'000});
   cc.on_src(src(10'500, 2000, 3000, 50_Gbps));  // 500 <= 500: due
   EXPECT_EQ(w(cc), 98'500.0);
@@ -871,7 +873,7 @@ RC_GTEST_PROP(BoltSenderProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
   // 40 us). Window changes are +- one packet, clamps and cuts by a dyadic (1 - max_mdf): exact
   // in q32 (32 fraction bits), exact in double until a value needs more than 53 significant
   // bits, so the windows agree within 1e-3 B (stated tolerance; each double operation rounds by
-  // at most 2^-22 B below 2^31 B). Decisions must then agree, except:
+  // at most 2^-22 B below 2^31 B). Decisions (last_branch) must then agree, except:
   // - line 6 at a rounding tie, |interval - elapsed| <= 1e-5 relative (q32 holds flow.rate to
   //   2^-33 B/ns, at least 3e-4 B/ns here);
   // - a comparison of the window with a byte count (FIRST, LAST, cwnd()) when an integer lies
@@ -913,6 +915,7 @@ RC_GTEST_PROP(BoltSenderProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
       apply(d, e);
       apply(q, e);
     }
+    RC_ASSERT(d.last_branch() == q.last_branch());  // the same rule on every event
     RC_ASSERT(d.pending() == q.pending() && d.sent_since_idle() == q.sent_since_idle());
     RC_ASSERT(d.retransmit_count() == q.retransmit_count());
     RC_ASSERT(d.last_decrement() == q.last_decrement());

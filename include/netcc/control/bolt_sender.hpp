@@ -269,6 +269,26 @@ namespace detail {
 ///                            .tx_timestamp = 1000});
 /// netcc::bytes w = cc.cwnd();   // 100000 - 1500 = 98500 B
 /// @endcode
+/// @brief Which rule the latest congestion event (SRC, ACK, timeout, loss) ran
+/// (basic_bolt_sender::last_branch): the decision record the double and q32 policies are
+/// checked to agree on (tests/control/bolt_sender_test.cpp). One byte of per-flow state.
+/// @code
+/// if (cc.last_branch() == netcc::bolt_branch::src_decrement) { /* line 7 ran */ }
+/// @endcode
+enum class bolt_branch : std::uint8_t {
+  none,           ///< no congestion event yet
+  src_ignored,    ///< SRC without a sample, queue of ours, or reordered (lines 2-5)
+  src_too_soon,   ///< SRC, line 6 false: the last decrement is too recent
+  src_decrement,  ///< SRC, line 6 true: cwnd - 1 (line 7)
+  ack_none,       ///< ACK with neither INC nor the per-RTT increase
+  ack_inc,        ///< ACK with INC only (lines 10-11)
+  ack_ai,         ///< ACK with the per-RTT increase only (lines 12-14)
+  ack_inc_ai,     ///< ACK with both
+  reset,          ///< timeout at RETX_RESET_THRESHOLD: cwnd = min_cwnd
+  cut,            ///< timeout below it, or loss, with can_decrease: cwnd (1 - max_mdf)
+  no_cut,         ///< timeout below it, or loss, without can_decrease: no change
+};
+
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_bolt_sender {
  public:
@@ -297,6 +317,7 @@ class basic_bolt_sender {
     const timestamp now = ft::now(e);
     // line 2: rtt_src = now - t_tx_data, modulo the reflected timestamp's width.
     const duration rtt_src = clock::diff(clock::encode(now), ft::tx_timestamp(e));
+    s_.branch = bolt_branch::src_ignored;
     if (rtt_src < duration::zero()) return;  // no sample (file comment)
     // line 3: reaction_factor = flow.rate / link_rate
     const value_type factor = reaction_factor(ft::link_rate(e));
@@ -308,7 +329,9 @@ class basic_bolt_sender {
         (s_.flags & has_dec) ? detail::bolt_sat_sub(now.count(), s_.last_dec.count()) : elapsed_cap;
     if (elapsed < 0) return;  // reordered
     const value_type interval = from_int(rtt_src.count()) / target_q;
+    s_.branch = bolt_branch::src_too_soon;
     if (!(interval <= from_int(elapsed < elapsed_cap ? elapsed : elapsed_cap))) return;
+    s_.branch = bolt_branch::src_decrement;
     s_.cwnd = clamp_window(s_.cwnd - pkt_);  // line 7: cwnd = cwnd - 1
     s_.last_dec = now;                       // line 8: last_dec_time = now
     s_.flags |= has_dec;
@@ -331,8 +354,11 @@ class basic_bolt_sender {
     }
     s_.retx = 0;  // Swift Algorithm 1: every ACK resets retransmit_cnt
     value_type w = s_.cwnd;
-    if (ft::inc(e)) w = w + pkt_;  // lines 10-11: capacity available
+    const bool inc = ft::inc(e);
+    if (inc) w = w + pkt_;  // lines 10-11: capacity available
+    s_.branch = inc ? bolt_branch::ack_inc : bolt_branch::ack_none;
     if (params_.additive_increase && (!(s_.flags & ai_armed) || s_.ai.passed(ack))) {
+      s_.branch = inc ? bolt_branch::ack_inc_ai : bolt_branch::ack_ai;
       w = w + pkt_;    // line 13: per-RTT additive increase
       s_.ai.arm(nxt);  // line 14: seq_no_at_last_ai = snd_next
       s_.flags |= ai_armed;
@@ -407,10 +433,11 @@ class basic_bolt_sender {
   constexpr void on_timeout(timestamp now) noexcept {
     if (s_.retx < 0xFFFF) ++s_.retx;
     if (s_.retx >= params_.retx_reset_threshold) {
+      s_.branch = bolt_branch::reset;
       s_.cwnd = min_cwnd_;
       note_cut(now);
-    } else if (can_decrease(now)) {
-      cut(now);
+    } else {
+      loss_cut(now);
     }
   }
 
@@ -418,7 +445,7 @@ class basic_bolt_sender {
   /// retransmit_cnt = 0; cwnd *= (1 - max_mdf) if can_decrease.
   constexpr void on_loss(timestamp now) noexcept {
     s_.retx = 0;
-    if (can_decrease(now)) cut(now);
+    loss_cut(now);
   }
   /// @brief As on_loss(now), at the time of the event that revealed the loss (the contract's
   /// form, netcc::LossConsumer).
@@ -457,6 +484,8 @@ class basic_bolt_sender {
   [[nodiscard]] constexpr bool decremented() const noexcept { return (s_.flags & has_dec) != 0; }
   /// @brief SRC decrements made so far (Algorithm 2 line 7 taken), modulo 2^32.
   [[nodiscard]] constexpr std::uint32_t decrements() const noexcept { return s_.decrements; }
+  /// @brief The rule the latest congestion event (SRC, ACK, timeout, loss) ran.
+  [[nodiscard]] constexpr bolt_branch last_branch() const noexcept { return s_.branch; }
   /// @brief last_dec_time of Algorithm 2 (meaningful when decremented()).
   [[nodiscard]] constexpr timestamp last_decrement() const noexcept { return s_.last_dec; }
   /// @brief seq_no_at_last_ai of Algorithm 2 (meaningful after the first ACK).
@@ -497,6 +526,7 @@ class basic_bolt_sender {
     std::uint32_t decrements = 0;  // SRC decrements made (modulo 2^32)
     std::uint16_t retx = 0;        // Swift retransmit_cnt (saturating)
     std::uint8_t flags = idle_bit;
+    bolt_branch branch = bolt_branch::none;  // the rule the latest congestion event ran
   };
 
  public:
@@ -506,6 +536,13 @@ class basic_bolt_sender {
   static constexpr std::size_t state_bytes = sizeof(flow_state);
 
  private:
+  // A timeout below RETX_RESET_THRESHOLD or a loss: cut if can_decrease.
+  constexpr void loss_cut(timestamp now) noexcept {
+    s_.branch = bolt_branch::no_cut;
+    if (!can_decrease(now)) return;
+    s_.branch = bolt_branch::cut;
+    cut(now);
+  }
   [[nodiscard]] static constexpr value_type from_int(std::int64_t v) noexcept {
     return number_traits<value_type>::from_int(v);
   }
