@@ -14,6 +14,8 @@
 #include <initializer_list>
 #include <vector>
 
+#include "control/powertcp_branch_testing.hpp"
+
 using namespace netcc::literals;
 
 namespace {
@@ -324,12 +326,15 @@ TEST(PowerTcp, NearZeroPowerGivesBoundedIncrease) {
   auto p = base_params();
   p.cwnd_init = 20000_B;
   netcc::powertcp cc{p};
+  EXPECT_EQ(cc.last_branch(), netcc::powertcp_branch::none);
   cc.on_ack(ack(0, 1, 1'000'000, {hop(0, 0, 0, 100_Gbps)}));
+  EXPECT_EQ(cc.last_branch(), netcc::powertcp_branch::hold);  // no power sample yet
   // 1 byte in 10 us at 100 Gbps: power 8e-6. Unbounded, cwnd_old/power = 2.5e9 B; the cap is
   // HostBw * tau = 125000 B: cwnd = 0.9 * (125000 + 12500) + 0.1 * 20000 = 125750.
   cc.on_ack(ack(1, 2, 1'000'000, {hop(10000, 0, 1, 100_Gbps)}));
   EXPECT_NEAR(power(cc), 8e-6, 1e-12);
   EXPECT_NEAR(win(cc), 125750.0, 1e-6);
+  EXPECT_EQ(cc.last_branch(), netcc::powertcp_branch::update_capped);
   // Exactly zero power (idle link): the same bound, no division.
   netcc::powertcp z{p};
   z.on_ack(ack(0, 1, 1'000'000, {hop(0, 0, 0, 100_Gbps)}));
@@ -677,6 +682,7 @@ TEST(PowerTcp, Theorem2ExponentialApproachAfterAStep) {
     cc.on_ack(ack(0, 1, 10'000'000, {hop(0, 0, 0, 100_Gbps)}));
     for (int k = 0; k < 2000; ++k) feed(1.25);  // settle at w0/1.25 + beta
     EXPECT_NEAR(win(cc), w0 / 1.25 + beta, 1e-6);
+    EXPECT_EQ(cc.last_branch(), netcc::powertcp_branch::update);  // below the cap
     // Step: power 1.25 -> 0.8. New equilibrium w0/0.8 + beta.
     const double w_inf = w0 / 0.8 + beta;
     const double e0 = win(cc) - w_inf;
@@ -773,9 +779,11 @@ RC_GTEST_PROP(PowerTcp, Q32TrajectoryTracksDouble, ()) {
                       *rc::gen::inRange<std::int64_t>(0, 1'000'000), tx[i], 100_Gbps));
     }
     s += *rc::gen::inRange<std::uint64_t>(0, 40'000);
+    const double wd_prev = netcc::to_double(d.window());
     d.on_ack(a);
     f.on_ack(a);
     const double wd = netcc::to_double(d.window()), wf = netcc::to_double(f.window());
     RC_ASSERT(std::abs(wd - wf) <= 1e-6 * wd + 0.01);
+    netcc_test::check_same_powertcp_branch(d, f, wd_prev);
   }
 }

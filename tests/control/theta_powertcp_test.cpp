@@ -13,6 +13,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "control/powertcp_branch_testing.hpp"
+
 using namespace netcc::literals;
 
 namespace {
@@ -336,9 +338,11 @@ RC_GTEST_PROP(ThetaPowerTcp, Q32TrajectoryTracksDouble, ()) {
     t += *rc::gen::inRange<std::int64_t>(100, 20'000);
     s += *rc::gen::inRange<std::uint64_t>(0, 60'000);
     const auto e = ev(t, duration{*rc::gen::inRange<std::int64_t>(8'000, 80'000)}, s, s + 120'000);
+    const double wd_prev = netcc::to_double(d.window());
     d.on_ack(e);
     f.on_ack(e);
     const double wd = netcc::to_double(d.window()), wf = netcc::to_double(f.window());
     RC_ASSERT(std::abs(wd - wf) <= 1e-6 * wd + 0.01);
+    netcc_test::check_same_powertcp_branch(d, f, wd_prev);
   }
 }

@@ -398,6 +398,19 @@ class rtt_power {
 ///                            .ack_seq = 1000, .snd_nxt = 250'000});
 /// auto w = cc.cwnd();   // cwnd_init = 250000 B until the first update
 /// @endcode
+/// @brief Which rule the latest ACK ran (basic_powertcp::last_branch): the decision record the
+/// double and q32 policies are checked to agree on (tests/control/powertcp_test.cpp,
+/// theta_powertcp_test.cpp). One byte next to the flags.
+/// @code
+/// if (cc.last_branch() == netcc::powertcp_branch::update_capped) { /* HostBw * tau bound */ }
+/// @endcode
+enum class powertcp_branch : std::uint8_t {
+  none,           ///< no ACK yet
+  hold,           ///< no window update on this ACK (no power yet, or not the end of a round)
+  update,         ///< UPDATEWINDOW with the multiplicative term cwnd_old / normPower
+  update_capped,  ///< UPDATEWINDOW with that term capped at HostBw * tau (Property 1)
+};
+
 template <ArithmeticPolicy Policy = arith::ieee_double, class Signal = int_power<>>
 class basic_powertcp {
  public:
@@ -454,6 +467,8 @@ class basic_powertcp {
   [[nodiscard]] constexpr value_type norm_power() const noexcept { return smooth_; }
   /// @brief True until the first window update (the first RTT of line-rate sending).
   [[nodiscard]] constexpr bool in_first_rtt() const noexcept { return (flags_ & first_rtt) != 0; }
+  /// @brief The rule the latest ACK ran.
+  [[nodiscard]] constexpr powertcp_branch last_branch() const noexcept { return branch_; }
   /// @brief The tau in force (configured, or the minimum RTT seen).
   [[nodiscard]] constexpr duration tau() const noexcept { return tau_; }
   /// @brief beta in force, in bytes (derived from tau unless configured).
@@ -497,6 +512,7 @@ class basic_powertcp {
     }
     const bool round = !(flags_ & armed) || marker_.reached(ack);
     bool updated = false;
+    branch_ = powertcp_branch::hold;
     if ((flags_ & have_power) && (Signal::once_per_rtt ? round : s.valid)) {
       cwnd_ = update_window(cwnd_old);  // line 5 (Alg. 2 lines 17-20)
       flags_ &= static_cast<std::uint8_t>(~first_rtt);
@@ -570,9 +586,11 @@ class basic_powertcp {
   /// cwnd = gamma * (cwnd_old / normPower + beta) + (1 - gamma) * cwnd, with the multiplicative
   /// term cwnd_old / normPower capped at HostBw * tau (Property 1; file comment) and no division
   /// by a power below cwnd_old / (HostBw * tau).
-  [[nodiscard]] constexpr value_type update_window(value_type cwnd_old) const noexcept {
+  [[nodiscard]] constexpr value_type update_window(value_type cwnd_old) noexcept {
     const value_type p = smooth_;
-    const value_type mi = p * host_bdp_ > cwnd_old ? cwnd_old / p : host_bdp_;
+    const bool uncapped = p * host_bdp_ > cwnd_old;
+    branch_ = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
+    const value_type mi = uncapped ? cwnd_old / p : host_bdp_;
     const value_type w = gamma_ * (mi + beta_) + (num<value_type>(1) - gamma_) * cwnd_;
     return clamp_num(w, min_cwnd_, max_cwnd_);
   }
@@ -593,6 +611,7 @@ class basic_powertcp {
   window_history<value_type, 2> hist_{};
   Signal signal_{};
   std::uint8_t flags_ = 0;
+  powertcp_branch branch_ = powertcp_branch::none;
 };
 
 /// @brief PowerTCP with INT (Algorithm 1), double arithmetic, netcc's own ACK events.
