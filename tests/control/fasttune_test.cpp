@@ -78,6 +78,7 @@ TEST(FastTune, SwitchAckThenHostAcksHandComputed) {
   EXPECT_FALSE(cc.estimator().has_value());
   EXPECT_TRUE(cc.sack_update());
   EXPECT_DOUBLE_EQ(win(cc), 125000.0);
+  EXPECT_EQ(cc.last_branch(), netcc::fasttune_branch::hold);
   // S-ACK from switch 2 (two hops: a prefix-path extension). Hop 0: dt = 500 ns, 6250 B ->
   // txRate = B, qLen = min(0, 0): u = 1.0. Hop 1 is new: stored. U = 1.0 (first sample).
   // Line 11: W = 125000 / (1.0 / 0.95) + 625 = 119375; lines 12-14: Wc = W, SACKUpdate = false.
@@ -87,6 +88,7 @@ TEST(FastTune, SwitchAckThenHostAcksHandComputed) {
   EXPECT_NEAR(win(cc), 119375.0, 1e-9);
   EXPECT_NEAR(wref(cc), 119375.0, 1e-9);
   EXPECT_FALSE(cc.sack_update());
+  EXPECT_EQ(cc.last_branch(), netcc::fasttune_branch::reference_switch);
   EXPECT_EQ(cc.estimator().hops(), 2u);
   // H-ACK over both hops, dt = 1 us. Hop 0: u = 1.0. Hop 1: txRate = B, qLen = min(20000, 10000)
   // = 10000: u = 10000 / 125000 + 1 = 1.08 (the max). U = 0.9 * 1.0 + 0.1 * 1.08 = 1.008.
@@ -97,6 +99,7 @@ TEST(FastTune, SwitchAckThenHostAcksHandComputed) {
   const double w3 = 113406.25 / 1.008 + 625;
   EXPECT_NEAR(win(cc), w3, 1e-6);
   EXPECT_NEAR(wref(cc), w3, 1e-6);
+  EXPECT_EQ(cc.last_branch(), netcc::fasttune_branch::reference_ack);
   // A late S-ACK from switch 1: its hop 0 is differenced (dt = 100 ns, 1250 B: u = 1.0),
   // U = 0.99 * 1.008 + 0.01 * 1.0; W from Wc; but Wc stays (SACKUpdate is false, and a switch
   // ACK does not take the per-RTT branch).
@@ -105,6 +108,7 @@ TEST(FastTune, SwitchAckThenHostAcksHandComputed) {
   EXPECT_NEAR(util(cc), u4, 1e-12);
   EXPECT_NEAR(win(cc), w3 * 0.95 / u4 + 625, 1e-6);
   EXPECT_NEAR(wref(cc), w3, 1e-6);
+  EXPECT_EQ(cc.last_branch(), netcc::fasttune_branch::window);
   EXPECT_EQ(cc.estimator().hops(), 2u);  // the longer stored path is kept
   // H-ACK within the round (ack.seq 2001 <= lastUpdateSeq 1100000): W moves, Wc does not.
   cc.on_ack(

@@ -162,11 +162,13 @@ TEST(Hpcc, AdditiveIncreaseStagesThenMultiplicative) {
     step(k);
     EXPECT_NEAR(win(cc), 50000.0 + 625.0 * static_cast<double>(k), 1e-9) << k;
     EXPECT_EQ(cc.inc_stage(), k);
+    EXPECT_EQ(cc.last_branch(), netcc::hpcc_branch::additive_reference);
   }
   // incStage = maxStage: W = Wc / (U/eta) + W_AI = 53125 * 1.9 + 625 = 101562.5, incStage = 0.
   step(6);
   EXPECT_NEAR(win(cc), 101562.5, 1e-6);
   EXPECT_EQ(cc.inc_stage(), 0);
+  EXPECT_EQ(cc.last_branch(), netcc::hpcc_branch::multiplicative_reference);
   step(7);
   EXPECT_NEAR(win(cc), 102187.5, 1e-6);
   EXPECT_EQ(cc.inc_stage(), 1);
@@ -174,6 +176,7 @@ TEST(Hpcc, AdditiveIncreaseStagesThenMultiplicative) {
   cc.on_ack(ack(8000, 7'000'002, 9'000'000, {hop(8000, 0, 50000, 100_Gbps)}));
   EXPECT_NEAR(win(cc), 102812.5, 1e-6);
   EXPECT_EQ(cc.inc_stage(), 1);
+  EXPECT_EQ(cc.last_branch(), netcc::hpcc_branch::additive);
   EXPECT_NEAR(wref(cc), 102187.5, 1e-6);
 }
 

@@ -297,6 +297,20 @@ void q32_tracks_double() {
                             *rc::gen::inRange<std::int64_t>(0, 500'000), tx, b);
     d.on_ack(a);
     q.on_ack(a);
+    // The same rule on every ACK (last_branch). FastTune's choices are all integer (an
+    // estimate exists, the ACK's kind, sequence numbers); HPCC's line 13 also compares U with
+    // eta, which may go either way only where U is within 1e-6 of eta (the two policies'
+    // utilisations agree well within that), and incStage differs from then on: the comparison
+    // stops there.
+    if (d.last_branch() != q.last_branch()) {
+      if constexpr (requires { d.inc_stage(); }) {
+        RC_ASSERT(std::abs(netcc::to_double(d.utilisation()) - d.params().eta) <= 1e-6);
+        RC_TAG("stopped: U within rounding of eta");
+        return;
+      } else {
+        RC_FAIL("double and q32 took different rules");
+      }
+    }
     const double wd = netcc::to_double(d.window()), wq = netcc::to_double(q.window());
     RC_ASSERT(std::abs(wd - wq) <= 1e-6 * wd + 0.05);
     now += *rc::gen::inRange<std::int64_t>(500, 20'000);

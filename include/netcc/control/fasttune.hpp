@@ -122,6 +122,20 @@ struct fasttune_params {
 /// cc.on_ack(ack);
 /// auto r = cc.pacing_rate();
 /// @endcode
+/// @brief Which rule of Algorithm 1 the latest ACK ran (basic_fasttune::last_branch): the
+/// decision record the double and q32 policies are checked to agree on
+/// (tests/control/fasttune_test.cpp). One byte of per-flow state.
+/// @code
+/// if (cc.last_branch() == netcc::fasttune_branch::reference_switch) { /* lines 12-14 */ }
+/// @endcode
+enum class fasttune_branch : std::uint8_t {
+  none,              ///< no ACK yet
+  hold,              ///< no utilisation estimate yet: the window is unchanged
+  window,            ///< line 11 only: W = W^c / (U/eta) + W_AI, W^c kept
+  reference_switch,  ///< line 11 and lines 12-14: a switch ACK with SACKUpdate sets W^c = W
+  reference_ack,     ///< line 11 and lines 16-18: ack.seq > lastUpdateSeq sets W^c = W
+};
+
 template <ArithmeticPolicy Policy = arith::ieee_double, class Stack = int_stack<>>
 class basic_fasttune {
  public:
@@ -153,16 +167,20 @@ class basic_fasttune {
     bool from_switch = false;
     if constexpr (SwitchAckFeedback<E>) from_switch = ft::switch_ack(e);
     est_.sample(e, cfg_.t);  // lines 2-10; Last = ack.Info (line 19)
+    branch_ = fasttune_branch::hold;
     if (!est_.has_value()) return;
     w_ = detail::mimd_window(wc_, est_.value(), cfg_);  // line 11: W = Wc / (U/eta) + W_AI
+    branch_ = fasttune_branch::window;
     if (from_switch) {
       if (sack_update_) {  // lines 12-14
+        branch_ = fasttune_branch::reference_switch;
         wc_ = w_;
         sack_update_ = false;
       }
     } else if (marker_.passed(ft::ack_seq(e))) {  // line 16: ack.seq > lastUpdateSeq
-      wc_ = w_;                                   // line 17
-      marker_.arm(ft::snd_nxt(e));                // line 18: lastUpdateSeq = snd_nxt
+      branch_ = fasttune_branch::reference_ack;
+      wc_ = w_;                     // line 17
+      marker_.arm(ft::snd_nxt(e));  // line 18: lastUpdateSeq = snd_nxt
     }
   }
 
@@ -183,6 +201,8 @@ class basic_fasttune {
   [[nodiscard]] constexpr value_type utilisation() const noexcept { return est_.value(); }
   /// @brief SACKUpdate: true until a switch ACK has set the reference window.
   [[nodiscard]] constexpr bool sack_update() const noexcept { return sack_update_; }
+  /// @brief The rule of Algorithm 1 the latest ACK ran.
+  [[nodiscard]] constexpr fasttune_branch last_branch() const noexcept { return branch_; }
   /// @brief W_AI in force, in bytes.
   [[nodiscard]] constexpr value_type w_ai() const noexcept { return cfg_.w_ai; }
   /// @brief The utilisation estimator's state.
@@ -204,12 +224,13 @@ class basic_fasttune {
   per_rtt_marker marker_{};
   estimator_type est_{};
   bool sack_update_ = true;
+  fasttune_branch branch_ = fasttune_branch::none;  // the rule the latest ACK ran
 
  public:
   /// @brief Bytes of per-flow state (W, W^c, lastUpdateSeq, SACKUpdate, U, the per-hop
-  /// records), as opposed to the configuration every flow of a class shares.
+  /// records, the branch record), as opposed to the configuration every flow of a class shares.
   static constexpr std::size_t state_bytes =
-      2 * sizeof(value_type) + sizeof(per_rtt_marker) + sizeof(estimator_type) + 1;
+      2 * sizeof(value_type) + sizeof(per_rtt_marker) + sizeof(estimator_type) + 2;
 };
 
 /// @brief The FastTune sender with double arithmetic over netcc's own ACK events.

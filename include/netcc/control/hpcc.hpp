@@ -224,6 +224,21 @@ template <Number T>
 /// cc.on_ack(ack);
 /// auto w = cc.cwnd();
 /// @endcode
+/// @brief Which rule of ComputeWind the latest ACK ran (basic_hpcc::last_branch): the decision
+/// record the double and q32 policies are checked to agree on (tests/control/hpcc_test.cpp).
+/// One byte of per-flow state.
+/// @code
+/// if (cc.last_branch() == netcc::hpcc_branch::additive) { /* line 18 */ }
+/// @endcode
+enum class hpcc_branch : std::uint8_t {
+  none,                      ///< no ACK yet
+  hold,                      ///< no utilisation estimate yet: the window is unchanged
+  multiplicative,            ///< line 14 (U >= eta or incStage >= maxStage), W^c kept
+  multiplicative_reference,  ///< line 14, and W^c = W, incStage = 0 (line 16)
+  additive,                  ///< line 18 (W = W^c + W_AI), W^c kept
+  additive_reference,        ///< line 18, and W^c = W, incStage + 1 (line 20)
+};
+
 template <ArithmeticPolicy Policy = arith::ieee_double, class Stack = int_stack<>>
 class basic_hpcc {
  public:
@@ -255,6 +270,7 @@ class basic_hpcc {
   constexpr void on_ack(const E& e) noexcept {
     using ft = feedback_traits<E>;
     est_.sample(e, cfg_.t);  // MeasureInflight; stores L = ack.L (line 28)
+    branch_ = hpcc_branch::hold;
     if (!est_.has_value()) return;
     const bool update_wc = marker_.passed(ft::ack_seq(e));  // line 23: ack.seq > lastUpdateSeq
     w_ = compute_wind(est_.value(), update_wc);             // lines 24 / 27
@@ -278,6 +294,8 @@ class basic_hpcc {
   [[nodiscard]] constexpr value_type utilisation() const noexcept { return est_.value(); }
   /// @brief incStage, the additive-increase stages since the last multiplicative step.
   [[nodiscard]] constexpr std::int64_t inc_stage() const noexcept { return inc_stage_; }
+  /// @brief The rule of ComputeWind the latest ACK ran.
+  [[nodiscard]] constexpr hpcc_branch last_branch() const noexcept { return branch_; }
   /// @brief W_AI in force, in bytes.
   [[nodiscard]] constexpr value_type w_ai() const noexcept { return cfg_.w_ai; }
   /// @brief The utilisation estimator's state.
@@ -294,12 +312,14 @@ class basic_hpcc {
   [[nodiscard]] constexpr value_type compute_wind(value_type u, bool update_wc) noexcept {
     value_type w;
     if (u >= cfg_.eta || inc_stage_ >= params_.max_stage) {
+      branch_ = update_wc ? hpcc_branch::multiplicative_reference : hpcc_branch::multiplicative;
       w = detail::mimd_window(wc_, u, cfg_);  // line 14: W = Wc / (U/eta) + W_AI
       if (update_wc) {
         inc_stage_ = 0;  // line 16
         wc_ = w;         // line 16
       }
     } else {
+      branch_ = update_wc ? hpcc_branch::additive_reference : hpcc_branch::additive;
       w = clamp_num(wc_ + cfg_.w_ai, cfg_.min_cwnd, cfg_.max_cwnd);  // line 18: W = Wc + W_AI
       if (update_wc) {
         if (inc_stage_ < params_.max_stage) ++inc_stage_;  // line 20
@@ -318,12 +338,14 @@ class basic_hpcc {
   per_rtt_marker marker_{};
   std::int64_t inc_stage_ = 0;
   estimator_type est_{};
+  hpcc_branch branch_ = hpcc_branch::none;  // the rule the latest ACK ran
 
  public:
-  /// @brief Bytes of per-flow state (W, W^c, lastUpdateSeq, incStage, U, the per-hop records),
-  /// as opposed to the configuration every flow of a class shares.
+  /// @brief Bytes of per-flow state (W, W^c, lastUpdateSeq, incStage, U, the per-hop records,
+  /// the branch record), as opposed to the configuration every flow of a class shares.
   static constexpr std::size_t state_bytes = 2 * sizeof(value_type) + sizeof(per_rtt_marker) +
-                                             sizeof(std::int64_t) + sizeof(estimator_type);
+                                             sizeof(std::int64_t) + sizeof(estimator_type) +
+                                             sizeof(hpcc_branch);
 };
 
 /// @brief HPCC with double arithmetic over netcc's own ACK events.
