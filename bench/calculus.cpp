@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Min-plus curves (netcc/calculus/minplus.hpp): time against segment count, exact (rational)
 // and double. Counter "segments/s" = (n + m) input segments per second.
-// - The general convolution (convolve_general: convex runs, pairwise pieces, lower envelope) on
-//   two n-segment curves with a jump at every other breakpoint, so that no segment joins a
-//   convex run: the worst case, O(n^2 log n). Range 1..1024 (2048 and above take seconds).
+// - The general convolution (convolve_general: convex runs, pairwise pieces, sweep-based lower
+//   envelope) on two n-segment curves with a jump at every other breakpoint, so that no
+//   segment joins a convex run: the worst case for the decomposition, O(n^2). Range 1..16384
+//   (double), 1..4096 (rational). The previous algorithm (all pieces, tree of minima,
+//   O(n^2 log n) time and O(n^2) memory) as BM_convolve_leaf_tree, 1..1024.
 // - The linear-time special cases through convolve's dispatch (including its property checks):
 //   convex ⊗ convex (slopes merged), concave ⊗ concave through the origin (the minimum), a
 //   rate-latency or token-bucket operand against an arbitrary n-segment curve. Range 1..10^5.
@@ -95,6 +97,22 @@ void BM_convolve_general(benchmark::State& state) {
   set_counters(state, f.size() + g.size());
 }
 
+// The previous general algorithm (every piece materialised, tree of minima), for comparison.
+template <class T>
+void BM_convolve_leaf_tree(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto f = general_curve<T>(n, 0);
+  const auto g = general_curve<T>(n, 1);
+  std::size_t out = 0;
+  for (auto _ : state) {
+    const auto h = netcc::detail::convolve_leaf_tree(f, g);
+    out = h.size();
+    benchmark::DoNotOptimize(out);
+  }
+  state.counters["out_segments"] = static_cast<double>(out);
+  set_counters(state, f.size() + g.size());
+}
+
 template <class T>
 void BM_convolve_convex(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -158,8 +176,10 @@ void BM_min(benchmark::State& state) {
 
 constexpr std::int64_t big = 100'000;
 
-BENCHMARK(BM_convolve_general<double>)->RangeMultiplier(2)->Range(1, 1024);
-BENCHMARK(BM_convolve_general<rational>)->RangeMultiplier(2)->Range(1, 1024);
+BENCHMARK(BM_convolve_general<double>)->RangeMultiplier(2)->Range(1, 16384);
+BENCHMARK(BM_convolve_general<rational>)->RangeMultiplier(2)->Range(1, 4096);
+BENCHMARK(BM_convolve_leaf_tree<double>)->RangeMultiplier(2)->Range(1, 1024);
+BENCHMARK(BM_convolve_leaf_tree<rational>)->RangeMultiplier(2)->Range(1, 512);
 BENCHMARK(BM_convolve_convex<double>)->RangeMultiplier(10)->Range(1, big);
 BENCHMARK(BM_convolve_convex<rational>)->RangeMultiplier(10)->Range(1, big);
 BENCHMARK(BM_convolve_concave<double>)->RangeMultiplier(10)->Range(1, big);

@@ -302,6 +302,27 @@ RC_GTEST_PROP(ConvolutionLaws, GeneralAlgorithmMatchesDefinition, ()) {
   }
 }
 
+// The sweep (convolve_general) against the previous algorithm (every piece materialised, lower
+// envelope by a tree of minima) as exact curves, and against the definition on a sampled
+// horizon including left and right limits, on curves with many runs.
+RC_GTEST_PROP(ConvolutionLaws, SweepEqualsLeafTreeAndSampledDefinition, ()) {
+  const curve f = *calc_test::gen_curve(general);
+  const curve g = *calc_test::gen_curve(general);
+  const curve h = convolve_general(f, g);
+  const curve old = netcc::detail::convolve_leaf_tree(f, g);
+  RC_ASSERT(h.valid() && old.valid());
+  RC_ASSERT(h == old);
+  // the same on longer curves built as sums (more breakpoints, more runs)
+  const curve f2 = f + *calc_test::gen_curve(monotone);
+  const curve g2 = g + *calc_test::gen_curve(monotone);
+  RC_PRE(f2.valid() && g2.valid());
+  const curve h2 = convolve_general(f2, g2);
+  RC_ASSERT(h2 == netcc::detail::convolve_leaf_tree(f2, g2));
+  for (const rational& t : calc_test::grid(q(6), q(1, 3))) {
+    RC_ASSERT(h2(t) == calc_test::brute_conv(f2, g2, t));
+  }
+}
+
 RC_GTEST_PROP(ConvolutionLaws, CommutativeAndDispatchAgrees, ()) {
   const bool mono = *rc::gen::arbitrary<bool>();
   const curve f = *calc_test::gen_curve(mono ? monotone : general);

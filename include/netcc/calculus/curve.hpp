@@ -428,6 +428,8 @@ class curve_builder {
 
   // from_breakpoints: times must increase strictly (else bad_argument), nothing folds.
   void set_strict() noexcept { strict_ = true; }
+  // The first breakpoint is at t0 instead of 0 (a piece of a curve, spliced in by the caller).
+  void set_origin(T t0) noexcept { origin_ = t0; }
   [[nodiscard]] bool ok() const noexcept { return err_ == calculus::curve_error::none; }
   [[nodiscard]] calculus::curve_error error() const noexcept { return err_; }
   void fail(calculus::curve_error e) noexcept {
@@ -453,7 +455,7 @@ class curve_builder {
     if (r.is_inf()) s = T{};
     std::vector<bp>& o = *out_;
     if (size() == 0) {
-      if (!(t == T{})) {
+      if (!(t == origin_)) {
         fail(strict_ ? calculus::curve_error::bad_argument : calculus::curve_error::undefined);
         return;
       }
@@ -506,6 +508,7 @@ class curve_builder {
   std::size_t base_;
   calculus::curve_error err_ = calculus::curve_error::none;
   bool strict_ = false;
+  T origin_{};
 };
 
 }  // namespace netcc::detail

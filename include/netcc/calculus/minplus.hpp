@@ -66,6 +66,7 @@
 /// @endcode
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <type_traits>
@@ -722,6 +723,213 @@ calculus::extended<T> curve_sup(std::span<const cbp<T>> c, calculus::curve_error
   return s;
 }
 
+// The previous general algorithm, kept as a reference for the tests: all pieces of the
+// decomposition materialised, lower envelope by a balanced tree of pointwise minima;
+// O(n m log(n m)) time and O(n m) memory.
+template <class T>
+calculus::basic_curve<T> convolve_leaf_tree(const calculus::basic_curve<T>& f,
+                                            const calculus::basic_curve<T>& g) {
+  if (!f.valid()) return f;
+  if (!g.valid()) return g;
+  const std::span<const cbp<T>> F = f.breakpoints();
+  const std::span<const cbp<T>> G = g.breakpoints();
+  std::vector<curve_run> rf;
+  std::vector<curve_run> rg;
+  std::vector<bool> bf;
+  std::vector<bool> bg;
+  curve_runs<T>(F, true, rf, bf);
+  curve_runs<T>(G, true, rg, bg);
+  curve_leaves<T> L;
+  for (std::size_t i = 0; i < F.size(); ++i) {
+    if (bf[i] && F[i].value.is_finite()) leaf_shifted<T>(G, F[i].t, F[i].value.value(), L);
+  }
+  for (std::size_t j = 0; j < G.size(); ++j) {
+    if (bg[j] && G[j].value.is_finite()) leaf_shifted<T>(F, G[j].t, G[j].value.value(), L);
+  }
+  run_shape<T> sh;
+  curve_builder<T> chk;
+  for (const auto& ra : rf) {
+    for (const auto& rb : rg) {
+      conv_runs<T>(F, ra, G, rb, sh, chk);
+      if (!chk.ok()) return calculus::basic_curve<T>::invalid(chk.error());
+      emit_run_leaf<T>(sh, false, L);
+    }
+  }
+  return curve_envelope<T>(L);
+}
+
+// curve_combine from time tau (f[i].t <= tau, g[j].t + gdt <= tau) of f and of g delayed by
+// gdt and raised by gdy (when `shifted`), until the merged breakpoint at `stop` has been
+// processed (when has_stop) or both curves end.
+template <class T, class Op>
+void curve_combine_range(std::span<const cbp<T>> f, std::size_t i, std::span<const cbp<T>> g,
+                         std::size_t j, bool shifted, T gdt, T gdy, T tau, bool has_stop, T stop,
+                         curve_builder<T>& b, Op&& op) {
+  for (;;) {
+    const curve_local<T> a = curve_state(f, i, tau, b);
+    curve_local<T> c;
+    if (shifted) {
+      c = curve_state(g, j, b.chk(tau - gdt), b);
+      c.v = c.v + gdy;
+      c.r = c.r + gdy;
+    } else {
+      c = curve_state(g, j, tau, b);
+    }
+    const bool fn = i + 1 < f.size();
+    const bool gn = j + 1 < g.size();
+    const T gnext = gn ? (shifted ? b.chk(g[j + 1].t + gdt) : g[j + 1].t) : T{};
+    T next{};
+    if (fn && gn) {
+      next = f[i + 1].t < gnext ? f[i + 1].t : gnext;
+    } else if (fn) {
+      next = f[i + 1].t;
+    } else if (gn) {
+      next = gnext;
+    }
+    op(b, tau, fn || gn, next, a, c);
+    if (!(fn || gn) || !b.ok() || (has_stop && !(tau < stop))) return;
+    tau = next;
+    if (fn && f[i + 1].t == tau) ++i;
+    if (gn && gnext == tau) ++j;
+  }
+}
+
+// Sweep-based lower envelope of partial curves (+infinity outside their support) that arrive
+// in non-decreasing order of their first finite time s. The envelope is kept as a final part
+// (before the sweep position: no later piece reaches it) and an active part stored in reverse
+// order, so that merging a piece that ends at time e rewrites only the active breakpoints in
+// [s, e]: O(|piece| + active breakpoints in [s, e]) per piece.
+template <class T>
+class sweep_envelope {
+ public:
+  sweep_envelope() {
+    active_.push_back(cbp<T>{T{}, cext<T>::infinity(), cext<T>::infinity(), T{}});
+  }
+  [[nodiscard]] calculus::curve_error error() const noexcept { return err_; }
+
+  // Moves the breakpoints before the sweep position s to the final part.
+  void advance(T s) {
+    while (active_.size() >= 2 && !(s < active_[active_.size() - 2].t)) {
+      done_.push_back(active_.back());
+      active_.pop_back();
+    }
+  }
+
+  // True when the envelope is at or below the piece (a continuous polyline on the open
+  // interval between its first and last vertex, which start at or after the sweep position)
+  // everywhere on it, limits included: the piece changes nothing. Both are linear between the
+  // union of their breakpoints, so those are checked.
+  [[nodiscard]] bool below(const std::vector<run_vertex<T>>& V) const {
+    using nt = calculus::curve_number<T>;
+    const T e = V.back().t;
+    std::size_t pk = 0;
+    const auto piece = [&](T x) {
+      while (pk + 1 < V.size() && !(x < V[pk + 1].t)) ++pk;
+      return V[pk].y + V[pk].s * (x - V[pk].t);
+    };
+    const std::size_t front = active_.size() - 1;  // the last breakpoint at or before the start
+    for (std::size_t kk = front; kk-- > 0;) {      // envelope breakpoints inside the piece
+      const cbp<T>& p = active_[kk];
+      if (!(p.t < e)) break;
+      const cbp<T>& q = active_[kk + 1];
+      if (p.value.is_inf() || p.right.is_inf() || q.right.is_inf()) return false;
+      const T y = piece(p.t);
+      const T l = q.right.value() + q.slope * (p.t - q.t);
+      if (!nt::good(y) || !nt::good(l) || y < p.value.value() || y < p.right.value() || y < l) {
+        return false;
+      }
+    }
+    std::size_t kk = front;    // the piece's vertices: the envelope's right limit at the start,
+    for (const auto& v : V) {  // its left limits after it
+      while (kk > 0 && active_[kk - 1].t < v.t) --kk;
+      const cbp<T>& p = active_[kk];
+      if (p.right.is_inf()) return false;
+      const T y = p.t == v.t ? p.right.value() : p.right.value() + p.slope * (v.t - p.t);
+      if (!nt::good(y) || v.y < y) return false;
+    }
+    return true;
+  }
+
+  // min(envelope, piece) for a piece that is +infinity before the sweep position.
+  void merge(std::span<const cbp<T>> piece) {
+    if (err_ != calculus::curve_error::none) return;
+    const cbp<T>& last = piece.back();
+    const bool has_stop = last.right.is_inf();
+    take(has_stop, last.t);
+    const T tau0 = tmp_.front().t;
+    const auto it = std::upper_bound(piece.begin(), piece.end(), tau0,
+                                     [](const T& x, const cbp<T>& p) { return x < p.t; });
+    const std::size_t j =
+        it == piece.begin() ? 0 : static_cast<std::size_t>(it - piece.begin()) - 1;
+    chunk_.clear();
+    curve_builder<T> b(chunk_);
+    b.set_origin(tau0);
+    curve_combine_range<T>(tmp_, 0, piece, j, false, T{}, T{}, tau0, has_stop, last.t, b, min_op());
+    put_back(b);
+  }
+
+  // min(envelope, g delayed by dt >= sweep position and raised by dy), without building the
+  // shifted copy: +infinity before dt.
+  void merge_shifted(std::span<const cbp<T>> g, T dt, T dy) {
+    if (err_ != calculus::curve_error::none) return;
+    const cbp<T>& last = g.back();
+    const bool has_stop = last.right.is_inf();
+    chunk_.clear();
+    curve_builder<T> b(chunk_);
+    const T stop = b.chk(last.t + dt);
+    take(has_stop, stop);
+    const T tau0 = tmp_.front().t;
+    b.set_origin(tau0);
+    if (tau0 < dt) {  // the envelope alone up to dt
+      b.push(tau0, tmp_.front().value, tmp_.front().right, tmp_.front().slope);
+    }
+    curve_combine_range<T>(tmp_, 0, g, 0, true, dt, dy, dt, has_stop, stop, b, min_op());
+    put_back(b);
+  }
+
+ private:
+  static auto min_op() {
+    return [](auto& o, T tau, bool has_next, T next, const auto& x, const auto& y) {
+      curve_emit_minmax<T>(o, tau, has_next, next, x, y, false);
+    };
+  }
+  // Moves the active breakpoints up to `stop` (all when !has_stop; at least the first) to tmp_.
+  void take(bool has_stop, const T& stop) {
+    tmp_.clear();
+    do {
+      tmp_.push_back(active_.back());
+      active_.pop_back();
+    } while (!active_.empty() && (!has_stop || !(stop < active_.back().t)));
+  }
+  void put_back(const curve_builder<T>& b) {
+    if (!b.ok()) {
+      err_ = b.error();
+      return;
+    }
+    for (std::size_t k = chunk_.size(); k-- > 0;) active_.push_back(chunk_[k]);
+  }
+
+ public:
+  calculus::basic_curve<T> finish() {
+    if (err_ != calculus::curve_error::none) return calculus::basic_curve<T>::invalid(err_);
+    curve_builder<T> b;
+    b.reserve(done_.size() + active_.size());
+    for (const auto& p : done_) b.push(p.t, p.value, p.right, p.slope);
+    for (std::size_t k = active_.size(); k-- > 0;) {
+      const auto& p = active_[k];
+      b.push(p.t, p.value, p.right, p.slope);
+    }
+    return b.finish();
+  }
+
+ private:
+  std::vector<cbp<T>> done_;
+  std::vector<cbp<T>> active_;
+  std::vector<cbp<T>> tmp_;
+  std::vector<cbp<T>> chunk_;
+  calculus::curve_error err_ = calculus::curve_error::none;
+};
+
 }  // namespace netcc::detail
 
 namespace netcc::calculus {
@@ -729,10 +937,20 @@ namespace netcc::calculus {
 /// @brief Min-plus convolution by the general algorithm only (no special cases); any curves.
 ///
 /// (f ⊗ g)(t) = inf_{0 <= s <= t} {f(s) + g(t - s)} (seed §II). Both curves are cut into
-/// maximal convex runs (open intervals) and the breakpoints between them; every pair of
-/// pieces is convolved exactly (point with curve: a shift; run with run: slopes merged) and the
-/// result is the lower envelope of all pieces. Cost O(n m log(n m)) for general curves
-/// (see the file comment). Exposed so that the special cases can be tested against it.
+/// maximal convex runs (open intervals) and the breakpoints between them ([27] §4.2: a
+/// piecewise-linear function as the minimum of convex pieces); every pair of pieces is
+/// convolved exactly (point with curve: a shift; run with run: slopes merged, [27] Prop. 4.11)
+/// and the result is their lower envelope, computed by a sweep: the pieces are generated in
+/// order of their start time (a heap over the runs of f, each walking the runs of g in
+/// order) and merged one at a time into an envelope whose part before the sweep position is
+/// final; a piece rewrites only the envelope's breakpoints inside its own support.
+///
+/// Cost, with n, m breakpoints, n_b, m_b breakpoints between runs, R_f, R_g runs and r the size
+/// of the result: the n_b + m_b shifted copies of whole curves cost O(m + r) or O(n + r) each
+/// and the R_f R_g run pairs O(run lengths + overlap) each, plus O(R_f R_g log R_f) for the
+/// heap: O((n + m) (n + m + r)) in all, O(n^2) for two n-segment curves whose convolution has
+/// O(n) segments, in O(n + m + r) memory. (The previous algorithm materialised all pieces:
+/// O(n m log(n m)) time and O(n m) memory.)
 /// @code
 /// using netcc::calculus::curve;
 /// auto h = convolve_general(curve::rate_latency(2, 1), curve::rate_latency(3, 2));
@@ -750,27 +968,79 @@ template <CurveNumber T>
   std::vector<bool> bg;
   detail::curve_runs<T>(F, true, rf, bf);
   detail::curve_runs<T>(G, true, rg, bg);
-  detail::curve_leaves<T> L;
+  std::vector<std::size_t> fp;  // breakpoints between runs, with a finite value
+  std::vector<std::size_t> gp;
   for (std::size_t i = 0; i < F.size(); ++i) {
-    if (bf[i] && F[i].value.is_finite()) {
-      detail::leaf_shifted<T>(G, F[i].t, F[i].value.value(), L);
-    }
+    if (bf[i] && F[i].value.is_finite()) fp.push_back(i);
   }
   for (std::size_t j = 0; j < G.size(); ++j) {
-    if (bg[j] && G[j].value.is_finite()) {
-      detail::leaf_shifted<T>(F, G[j].t, G[j].value.value(), L);
-    }
+    if (bg[j] && G[j].value.is_finite()) gp.push_back(j);
   }
-  detail::run_shape<T> sh;
+  // Streams of pieces in start order: 0 = points of f (shifted g), 1 = points of g (shifted f),
+  // 2 + k = run k of f against the runs of g in order.
+  struct item {
+    T key;
+    std::size_t stream;
+    std::size_t pos;
+  };
   detail::curve_builder<T> chk;
-  for (const auto& ra : rf) {
-    for (const auto& rb : rg) {
-      detail::conv_runs<T>(F, ra, G, rb, sh, chk);
+  const auto key_of = [&](std::size_t stream, std::size_t pos) -> T {
+    if (stream == 0) return F[fp[pos]].t;
+    if (stream == 1) return G[gp[pos]].t;
+    return chk.chk(F[rf[stream - 2].first].t + G[rg[pos].first].t);
+  };
+  const auto later = [](const item& a, const item& b) { return b.key < a.key; };
+  std::vector<item> heap;
+  heap.reserve(rf.size() + 2);
+  if (!fp.empty()) heap.push_back({key_of(0, 0), 0, 0});
+  if (!gp.empty()) heap.push_back({key_of(1, 0), 1, 0});
+  if (!rg.empty()) {
+    for (std::size_t k = 0; k < rf.size(); ++k) heap.push_back({key_of(k + 2, 0), k + 2, 0});
+  }
+  if (!chk.ok()) return basic_curve<T>::invalid(chk.error());
+  std::make_heap(heap.begin(), heap.end(), later);
+  detail::sweep_envelope<T> env;
+  detail::curve_leaves<T> L;
+  detail::run_shape<T> sh;
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const item it = heap.back();
+    heap.pop_back();
+    L.flat.clear();
+    L.off.assign(1, 0);
+    std::size_t count = 0;
+    if (it.stream < 2) {  // a point of one curve against the whole other: a shifted copy
+      const bool of_f = it.stream == 0;
+      const breakpoint<T>& p = of_f ? F[fp[it.pos]] : G[gp[it.pos]];
+      env.advance(it.key);
+      env.merge_shifted(of_f ? G : F, p.t, p.value.value());
+      if (env.error() != curve_error::none) return basic_curve<T>::invalid(env.error());
+      count = of_f ? fp.size() : gp.size();
+    } else {
+      detail::conv_runs<T>(F, rf[it.stream - 2], G, rg[it.pos], sh, chk);
       if (!chk.ok()) return basic_curve<T>::invalid(chk.error());
-      detail::emit_run_leaf<T>(sh, false, L);
+      count = rg.size();
+      // A piece that lies above the envelope is skipped; most run pairs are.
+      bool skip = false;
+      if (!sh.right_ray && !sh.left_ray && sh.v.size() >= 2) {
+        env.advance(it.key);
+        skip = env.below(sh.v);
+      }
+      if (!skip) detail::emit_run_leaf<T>(sh, false, L);
+    }
+    if (L.err != curve_error::none) return basic_curve<T>::invalid(L.err);
+    if (L.count() > 0) {
+      env.advance(it.key);
+      env.merge(std::span<const breakpoint<T>>(L.flat.data(), L.off[1]));
+      if (env.error() != curve_error::none) return basic_curve<T>::invalid(env.error());
+    }
+    if (it.pos + 1 < count) {
+      heap.push_back({key_of(it.stream, it.pos + 1), it.stream, it.pos + 1});
+      if (!chk.ok()) return basic_curve<T>::invalid(chk.error());
+      std::push_heap(heap.begin(), heap.end(), later);
     }
   }
-  return detail::curve_envelope<T>(L);
+  return env.finish();
 }
 
 /// @brief Convolution of two convex curves (basic_curve::is_convex) by merging their segments
