@@ -138,6 +138,12 @@ struct bolt_supply {
 /// at 2^63 - 1: the direct computation of Algorithm 3 line 4.
 [[nodiscard]] constexpr std::int64_t bolt_direct_supply_bytes(bit_rate rate, duration dt) noexcept {
   if (dt <= duration::zero() || rate <= bit_rate{0}) return 0;
+  // Common case: the product fits 64 bits, and the division by the constant 8e9 compiles to a
+  // multiply and shift. Otherwise units' 128-bit product; both are floor(BW * dt / 8e9).
+  std::uint64_t prod = 0;
+  if (!__builtin_mul_overflow(static_cast<std::uint64_t>(rate.bps()),
+                              static_cast<std::uint64_t>(dt.count()), &prod))
+    return static_cast<std::int64_t>(prod / 8'000'000'000ULL);
   return (rate * dt).count();
 }
 
@@ -238,7 +244,11 @@ namespace detail {
 
 // now - last as a duration, saturating (both are arbitrary int64 nanosecond counts).
 constexpr duration bolt_elapsed(timestamp now, timestamp last) noexcept {
-  return duration{saturate_i64(i128{now.count()} - last.count())};
+  std::int64_t d = 0;
+  if (__builtin_sub_overflow(now.count(), last.count(), &d))  // the sign is that of `now`
+    d = now.count() < 0 ? std::numeric_limits<std::int64_t>::min()
+                        : std::numeric_limits<std::int64_t>::max();
+  return duration{d};
 }
 
 // Algorithm 3 lines 5-7 (and Algorithm 4 lines 9-11): token + supply - demand, capped at one
@@ -334,6 +344,16 @@ struct bolt_qos_view {
   const u128 prod = u128(static_cast<std::uint64_t>(rate.bps())) *
                     static_cast<std::uint64_t>(dt.count());  // < 2^126
   constexpr u128 den = 8'000'000'000ULL;
+  // Common case: BW * dt * w_i fits 64 bits. floor(x / (den * w_eff)) equals
+  // floor(floor(x / den) / w_eff) for positive integers: a multiply-and-shift for the constant
+  // den and one 64-bit division, instead of a 128-bit division.
+  const u128 x = prod * w_i;
+  if (x >> 64 == 0) {
+    if (w_eff == w_i)  // the weight cancels: floor(BW * dt / den)
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(prod) / 8'000'000'000ULL);
+    const std::uint64_t by_den = static_cast<std::uint64_t>(x) / 8'000'000'000ULL;
+    return static_cast<std::int64_t>(by_den / w_eff);
+  }
   u128 q;
   if (prod < (u128{1} << 94)) {
     q = prod * w_i / (den * w_eff);  // exact: prod * w_i < 2^126

@@ -42,6 +42,7 @@
 /// @endcode
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "netcc/core/feedback.hpp"
@@ -102,6 +103,37 @@ enum class fasttune_action : std::uint8_t {
   ack_not_padded,  ///< lines 6-7: NewACK := false; padding off or the ACK's stack full
 };
 
+/// @brief The INT an S-ACK starts with: at most one hop record (the generating switch's port,
+/// Algorithm 1 line 4), read like a stack (size(), operator[]) and converted to the packets'
+/// stack type `Stack` where a whole stack is needed. Holding one record instead of a whole
+/// stack keeps the switch's decision small (48 B instead of a stack of max_hops records).
+/// @tparam Stack the INT stack type of the packets
+/// @code
+/// netcc::fasttune_sack_int<netcc::int_stack<>> one;
+/// one.hop = netcc::int_hop{.ts = 5};
+/// one.count = 1;
+/// netcc::int_stack<> s = one;   // s.size() == 1, s[0].ts == 5
+/// @endcode
+template <class Stack>
+struct fasttune_sack_int {
+  /// @brief The record (meaningful when count == 1).
+  int_hop hop{};
+  /// @brief Records held: 0 or 1.
+  std::uint8_t count = 0;
+  /// @brief Records held: 0 or 1.
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return count != 0 ? 1 : 0; }
+  /// @brief Record `i`; `i` must be < size().
+  [[nodiscard]] constexpr const int_hop& operator[](std::size_t) const noexcept { return hop; }
+  /// @brief The same records as a `Stack`.
+  [[nodiscard]] constexpr Stack to_stack() const noexcept {
+    Stack s{};
+    if (count != 0) (void)s.push(hop);
+    return s;
+  }
+  /// @brief Implicit conversion: the same records as a `Stack`.
+  constexpr operator Stack() const noexcept { return to_stack(); }
+};
+
 /// @brief Decision of netcc::fasttune_switch.
 /// @tparam Stack the INT stack type of the packets
 template <class Stack>
@@ -110,8 +142,9 @@ struct fasttune_switch_result {
   fasttune_action action = fasttune_action::forwarded;
   /// @brief True when an S-ACK must be sent back towards the sender (line 5).
   bool send_sack = false;
-  /// @brief The S-ACK's INT stack: the one record of the port (meaningful when send_sack).
-  Stack sack_int{};
+  /// @brief The S-ACK's INT: the one record of the port (meaningful when send_sack); converts
+  /// to `Stack`.
+  fasttune_sack_int<Stack> sack_int{};
 };
 
 /// @brief Algorithm 1 (HANDLEPCKFROMLINK) for one packet of one flow.
@@ -138,8 +171,13 @@ constexpr fasttune_switch_result<Stack> fasttune_switch(fasttune_flow_state& flo
   if (kind == fasttune_packet_kind::data) {
     if (flow.new_ack && p.switch_feedback) {  // line 2
       r.action = fasttune_action::sack_generated;
-      r.send_sack = true;                                        // lines 3, 5
-      (void)int_push(r.sack_int, data_egress, now, p.int_push);  // line 4
+      r.send_sack = true;  // lines 3, 5
+      // line 4: int_push onto the S-ACK's empty stack, which holds the record unless the hop
+      // limit is 0
+      if (int_hop_limit<Stack>(p.int_push) >= 1) {
+        r.sack_int.hop = make_int_hop<Stack>(now, data_egress);
+        r.sack_int.count = 1;
+      }
     }
     return r;  // line 9
   }
