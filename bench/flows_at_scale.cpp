@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// Flows at scale: the per-event cost of a controller when many flows share one host's (or
+// NIC's) memory. N concurrent flows (1 to 2^20) keep their controllers in one contiguous array;
+// the events are delivered in random flow order (flow indices drawn uniformly, precomputed
+// before timing), so once the array outgrows the caches every event pays the cache misses of
+// its flow's state and nothing else changes: the arithmetic per event is the same at every N.
+//
+// Controllers: DCTCP (double, q32, and the integer-only form), Swift, TIMELY and DCQCN (double
+// and q32), Vegas (double and q32), HPCC with 5 INT hops (double and q32), each through its
+// public API only. Events are taken from a small ring of templates (in cache) whose time,
+// sequence numbers and INT counters are advanced globally, so every flow sees time and its
+// ACK sequence move forward.
+//
+// Counters: ns_per_event (CPU time per event, printed in seconds with an SI prefix: 9n = 9 ns), bytes_per_flow (the array's stride: the
+// controller object), state_B (the controller's per-flow state as it reports it), flows, and
+// array_MB (the array's size, to compare with the caches).
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <netcc/control/dcqcn.hpp>
+#include <netcc/control/dctcp.hpp>
+#include <netcc/control/hpcc.hpp>
+#include <netcc/control/swift.hpp>
+#include <netcc/control/timely.hpp>
+#include <netcc/control/vegas.hpp>
+#include <netcc/core/feedback.hpp>
+
+namespace {
+
+using namespace netcc::literals;
+using netcc::arith::ieee_double;
+using netcc::arith::q32;
+
+constexpr std::size_t templates = 1024;  // event templates: a ring that stays in L1/L2
+
+// Flow index of every event: uniform over [0, flows), at least 2^16 events and at least one
+// per flow on average, a power of two so the ring wraps with a mask.
+std::vector<std::uint32_t> flow_order(std::size_t flows) {
+  std::size_t n = std::size_t{1} << 16;
+  while (n < flows) n <<= 1;
+  std::mt19937_64 rng(11);
+  std::vector<std::uint32_t> v(n);
+  for (auto& f : v) f = static_cast<std::uint32_t>(rng() % flows);
+  return v;
+}
+
+// The loop shared by every controller: `apply(controller, k)` delivers event k.
+template <class C, class Apply>
+void run(benchmark::State& state, const C& proto, Apply apply) {
+  const auto flows = static_cast<std::size_t>(state.range(0));
+  std::vector<C> cc(flows, proto);
+  const std::vector<std::uint32_t> order = flow_order(flows);
+  const std::size_t mask = order.size() - 1;
+  std::uint64_t k = 0;
+  // One lap through the order first, so that every flow has left its initial state and the
+  // array is touched once before timing.
+  for (std::size_t j = 0; j < order.size(); ++j, ++k) apply(cc[order[j]], k);
+  for (auto _ : state) {
+    C& c = cc[order[k & mask]];
+    apply(c, k);
+    benchmark::DoNotOptimize(c);
+    ++k;
+  }
+  state.counters["ns_per_event"] =
+      benchmark::Counter(static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(C));
+  state.counters["state_B"] = static_cast<double>(C::state_bytes);
+  state.counters["flows"] = static_cast<double>(flows);
+  state.counters["array_MB"] = static_cast<double>(sizeof(C) * flows) / 1048576.0;
+}
+
+// Cumulative ACKs of one 1460-B segment: the global sequence advances by one segment per
+// event, RTTs wander 30-90 us, one in four echoes CE.
+struct ack_template {
+  std::int64_t rtt_ns;
+  bool ce;
+};
+
+std::vector<ack_template> ack_templates() {
+  std::mt19937_64 rng(3);
+  std::vector<ack_template> v(templates);
+  for (auto& a : v) a = {30'000 + static_cast<std::int64_t>(rng() % 60'000), rng() % 4 == 0};
+  return v;
+}
+
+netcc::ack_event ack_at(const std::vector<ack_template>& t, std::uint64_t k) {
+  const ack_template& a = t[k & (templates - 1)];
+  const auto seq = static_cast<netcc::sequence>(1460 * (k + 1));
+  return {.now = netcc::timestamp{static_cast<std::int64_t>(k) * 100 + 1},
+          .ack_seq = seq,
+          .snd_nxt = seq + 20 * 1460,
+          .acked = netcc::bytes{1460},
+          .rtt = netcc::duration{a.rtt_ns},
+          .ecn_echo = a.ce};
+}
+
+template <class C>
+void BM_window_ack(benchmark::State& state) {
+  const auto t = ack_templates();
+  run(state, C{}, [&t](C& c, std::uint64_t k) { c.on_ack(ack_at(t, k)); });
+}
+
+template <class C>
+void BM_vegas_ack(benchmark::State& state) {
+  const auto t = ack_templates();
+  run(state, C{{.init_cwnd = netcc::bytes{20 * 1460}}},
+      [&t](C& c, std::uint64_t k) { c.on_ack(ack_at(t, k)); });
+}
+
+template <class Policy>
+void BM_timely_rtt(benchmark::State& state) {
+  const auto t = ack_templates();
+  using C = netcc::basic_timely<Policy>;
+  run(state, C{{.initial_rate = netcc::bit_rate{5'000'000'000}}}, [&t](C& c, std::uint64_t k) {
+    c.on_rtt(netcc::rtt_event{.now = netcc::timestamp{static_cast<std::int64_t>(k) * 100 + 1},
+                              .rtt = netcc::duration{t[k & (templates - 1)].rtt_ns / 3}});
+  });
+}
+
+// DCQCN reaction point: per event one of a CNP (1 in 64), a rate timer (1 in 16) or the send
+// of a 1 KB packet (the byte counter).
+template <class Policy>
+void BM_dcqcn(benchmark::State& state) {
+  using C = netcc::basic_dcqcn<Policy>;
+  run(state, C{}, [](C& c, std::uint64_t k) {
+    const netcc::timestamp now{static_cast<std::int64_t>(k) * 100 + 1};
+    if ((k & 63) == 0) {
+      c.on_cnp(netcc::cnp_event{.now = now});
+    } else if ((k & 15) == 0) {
+      c.on_timer(now);
+    } else {
+      c.on_send(netcc::bytes{1000}, now);
+    }
+  });
+}
+
+// HPCC over 5 INT hops on netcc's 64-bit stack: every event advances every hop's timestamp
+// (by 100 ns) and tx counter (by 1 KB), so every ACK is a sample; queue lengths come from the
+// templates.
+template <class Policy>
+void BM_hpcc5(benchmark::State& state) {
+  using stack = netcc::int_stack<5>;
+  using C = netcc::basic_hpcc<Policy, stack>;
+  std::mt19937_64 rng(5);
+  std::vector<std::int64_t> qlen(templates);
+  for (auto& q : qlen) q = static_cast<std::int64_t>(rng() % 80'000);
+  typename C::params_type p;
+  p.host_rate = 100_Gbps;
+  p.base_rtt = 10_us;
+  p.expected_flows = 8;
+  run(state, C{p}, [&qlen](C& c, std::uint64_t k) {
+    netcc::basic_ack_event<stack> a;
+    const auto ts = k * 100 + 1;
+    a.now = netcc::timestamp{static_cast<std::int64_t>(ts)};
+    a.ack_seq = static_cast<netcc::sequence>(4096 * (k + 1));
+    a.snd_nxt = a.ack_seq + 120'000;
+    for (std::size_t h = 0; h < 5; ++h)
+      a.hops.push({.ts = ts + h,
+                   .qlen = netcc::bytes{qlen[(k + h) & (templates - 1)]},
+                   .tx_bytes = 1024 * k,
+                   .link_rate = 100_Gbps});
+    c.on_ack(a);
+  });
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->RangeMultiplier(16)->Range(1, std::int64_t{1} << 20)->Unit(benchmark::kNanosecond);
+}
+
+BENCHMARK(BM_window_ack<netcc::dctcp>)->Name("dctcp/double")->Apply(sizes);
+BENCHMARK(BM_window_ack<netcc::basic_dctcp<q32>>)->Name("dctcp/q32")->Apply(sizes);
+BENCHMARK(BM_window_ack<netcc::dctcp_fixed>)->Name("dctcp/q32_alpha1024")->Apply(sizes);
+BENCHMARK(BM_vegas_ack<netcc::vegas>)->Name("vegas/double")->Apply(sizes);
+BENCHMARK(BM_vegas_ack<netcc::vegas_fixed>)->Name("vegas/q32")->Apply(sizes);
+BENCHMARK(BM_window_ack<netcc::swift>)->Name("swift/double")->Apply(sizes);
+BENCHMARK(BM_window_ack<netcc::basic_swift<q32>>)->Name("swift/q32")->Apply(sizes);
+BENCHMARK(BM_timely_rtt<ieee_double>)->Name("timely/double")->Apply(sizes);
+BENCHMARK(BM_timely_rtt<q32>)->Name("timely/q32")->Apply(sizes);
+BENCHMARK(BM_dcqcn<ieee_double>)->Name("dcqcn/double")->Apply(sizes);
+BENCHMARK(BM_dcqcn<q32>)->Name("dcqcn/q32")->Apply(sizes);
+BENCHMARK(BM_hpcc5<ieee_double>)->Name("hpcc_5hops/double")->Apply(sizes);
+BENCHMARK(BM_hpcc5<q32>)->Name("hpcc_5hops/q32")->Apply(sizes);
+
+}  // namespace
