@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// Fuzz harness: ultimately pseudo-periodic curves (netcc/calculus/upp.hpp). Decodes bytes into
+// a few small exact UPP curves (a base curve of up to four breakpoints with jumps either way,
+// a transient, a period and a rise, or the packetiser and staircase shapes) and a sequence of
+// operations (+, min, max, convolution). Invariants after every operation:
+//   * a result is valid, or invalid with a documented reason (overflow, bad argument);
+//   * a valid result is canonical: make() of its own parts returns it unchanged, and its
+//     transient, period and rise are good numbers with d > 0;
+//   * evaluation agrees with the unrolled curve on a horizon of two periods past the transient;
+//   * + and min are commutative; the convolution is commutative and equals the infimum of its
+//     definition on the unrolled operands at sampled times.
+#include <netcc/calculus/upp.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fuzz_common.hpp"
+
+namespace {
+
+using netcc::calculus::breakpoint;
+using netcc::calculus::curve;
+using netcc::calculus::curve_error;
+using netcc::calculus::rational;
+using netcc::calculus::upp;
+using netcc::fuzz::byte_reader;
+using ext = netcc::calculus::extended<rational>;
+
+constexpr std::size_t max_pool = 6;
+constexpr std::size_t max_segments = 40;  // transient + period segments of a pooled curve
+
+rational small(byte_reader& r) {
+  return rational::of(static_cast<std::int8_t>(r.u8()) % 9, 1 + r.u8() % 3);
+}
+
+rational positive(byte_reader& r) {
+  return rational::of(1 + r.u8() % 6, 1 + r.u8() % 3);
+}
+
+upp decode_upp(byte_reader& r) {
+  switch (r.u8() % 4) {
+    case 0:
+      return upp::packetizer(positive(r));
+    case 1:
+      return upp::staircase(small(r), positive(r));
+    default: {
+      const int n = 1 + r.u8() % 4;
+      std::vector<breakpoint<rational>> v;
+      rational t{0};
+      ext left{0};
+      for (int i = 0; i < n; ++i) {
+        const ext value = i == 0 ? ext{small(r)} : ext{left.value() + small(r)};
+        const ext right{value.value() + small(r)};
+        const rational slope = small(r);
+        v.push_back({t, value, right, slope});
+        const rational dt = positive(r);
+        left = ext{right.value() + slope * dt};
+        t = t + dt;
+      }
+      const curve base = curve::from_breakpoints(v);
+      return upp::make(base, rational::of(r.u8() % 5, 2), positive(r), small(r));
+    }
+  }
+}
+
+bool small_enough(const upp& u) {
+  const auto s = u.segments();
+  return s.first + s.second <= max_segments;
+}
+
+void check_upp(const upp& u) {
+  if (!u.valid()) {
+    NETCC_FUZZ_CHECK(u.error() == curve_error::overflow || u.error() == curve_error::bad_argument);
+    return;
+  }
+  NETCC_FUZZ_CHECK(rational{0} < u.period() && !(u.transient() < rational{0}));
+  NETCC_FUZZ_CHECK(upp::make(u.base(), u.transient(), u.period(), u.rise()) == u);
+  const rational h = u.transient() + u.period() * rational{2};
+  const curve w = u.unroll(h);
+  if (!w.valid()) return;  // an overflow while unrolling
+  const rational step = h / rational{7};
+  for (rational t{0}; step.valid() && t <= h; t = t + step) {
+    NETCC_FUZZ_CHECK(u(t) == w(t));
+  }
+}
+
+// (f ⊗ g)(t) from the definition on curves exact on [0, t]: candidates at the breakpoints.
+ext brute(const curve& f, const curve& g, rational t) {
+  std::vector<rational> cand{rational{0}, t};
+  for (const auto& p : f.breakpoints()) {
+    if (p.t <= t) cand.push_back(p.t);
+  }
+  for (const auto& p : g.breakpoints()) {
+    if (p.t <= t) cand.push_back(t - p.t);
+  }
+  ext best = ext::infinity();
+  for (const rational& s : cand) {
+    const auto take = [&best](const ext& x) {
+      if (x < best) best = x;
+    };
+    take(f(s) + g(t - s));
+    if (s < t) take(f.right_limit(s) + g.left_limit(t - s));
+    if (rational{0} < s) take(f.left_limit(s) + g.right_limit(t - s));
+  }
+  return best;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  byte_reader r(data, size);
+  std::vector<upp> pool;
+  const int n0 = 1 + r.u8() % 3;
+  for (int i = 0; i < n0; ++i) {
+    const upp u = decode_upp(r);
+    check_upp(u);
+    if (u.valid()) pool.push_back(u);
+  }
+  for (int step = 0; step < 6 && !r.empty() && !pool.empty(); ++step) {
+    const upp& f = pool[r.u8() % pool.size()];
+    const upp& g = pool[r.u8() % pool.size()];
+    if (!small_enough(f) || !small_enough(g)) break;
+    upp out;
+    switch (r.u8() % 4) {
+      case 0:
+        out = f + g;
+        if (out.valid()) NETCC_FUZZ_CHECK(out == g + f);
+        break;
+      case 1:
+        out = min(f, g);
+        if (out.valid()) NETCC_FUZZ_CHECK(out == min(g, f));
+        break;
+      case 2:
+        out = max(f, g);
+        break;
+      default: {
+        out = convolve(f, g);
+        if (!out.valid()) break;
+        NETCC_FUZZ_CHECK(out == convolve(g, f));
+        const rational h = out.transient() + out.period() * rational{2};
+        const curve uf = f.unroll(h);
+        const curve ug = g.unroll(h);
+        if (!uf.valid() || !ug.valid()) break;
+        const rational dt = h / rational{5};
+        for (rational t{0}; dt.valid() && t <= h; t = t + dt) {
+          NETCC_FUZZ_CHECK(out(t) == brute(uf, ug, t));
+        }
+        break;
+      }
+    }
+    check_upp(out);
+    if (out.valid() && small_enough(out) && pool.size() < max_pool) pool.push_back(out);
+  }
+  return 0;
+}
