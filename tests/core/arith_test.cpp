@@ -144,6 +144,27 @@ RC_GTEST_PROP(FixedPoint, MulDivWithinHalfUlpOfExact, ()) {
   }
 }
 
+RC_GTEST_PROP(FixedPoint, ProductIsTheRoundedDivisionBitForBit,
+              (std::int64_t ra, std::int64_t rb)) {
+  // operator* rounds by a shift of the magnitude; it equals the 128-bit division by 2^F
+  // rounded to nearest, ties away from zero, then saturated, for any raw operands (q32, q16).
+  const auto ref = [](netcc::detail::i128 p, netcc::detail::i128 one, netcc::detail::i128 max) {
+    const netcc::detail::i128 q = netcc::detail::div_nearest(p, one);
+    return q > max ? max : (q < -max ? -max : q);
+  };
+  const auto a = q32::from_raw(ra), b = q32::from_raw(rb);
+  RC_ASSERT(netcc::detail::i128{(a * b).raw()} ==
+            ref(netcc::detail::i128{a.raw()} * b.raw(), q32::raw_one, q32::raw_max));
+  const auto c = q16::from_raw(static_cast<std::int32_t>(ra)),
+             d = q16::from_raw(static_cast<std::int32_t>(rb));
+  RC_ASSERT(netcc::detail::i128{(c * d).raw()} ==
+            ref(netcc::detail::i128{c.raw()} * d.raw(), q16::raw_one, q16::raw_max));
+  // Small operands, where ties (an odd multiple of 2^(F-1)) are frequent.
+  const auto e = q32::from_raw(ra % 4096), f = q32::from_raw(rb % (std::int64_t{1} << 33));
+  RC_ASSERT(netcc::detail::i128{(e * f).raw()} ==
+            ref(netcc::detail::i128{e.raw()} * f.raw(), q32::raw_one, q32::raw_max));
+}
+
 RC_GTEST_PROP(FixedPoint, OrderingMatchesDouble, ()) {
   const auto a = q16::from_raw(*rc::gen::arbitrary<std::int32_t>());
   const auto b = q16::from_raw(*rc::gen::arbitrary<std::int32_t>());

@@ -414,7 +414,7 @@ class basic_timely {
   /// @brief rtt_diff, the EWMA of consecutive RTT differences, in microseconds (line 3).
   [[nodiscard]] constexpr value_type rtt_diff_us() const noexcept { return s_.rtt_diff; }
   /// @brief normalized_gradient = rtt_diff / minRTT (line 4), dimensionless.
-  [[nodiscard]] constexpr value_type gradient() const noexcept { return s_.rtt_diff / min_rtt_us_; }
+  [[nodiscard]] constexpr value_type gradient() const noexcept { return gradient_of(s_.rtt_diff); }
   /// @brief prev_rtt, the latest RTT sample (zero before the first).
   [[nodiscard]] constexpr duration prev_rtt() const noexcept { return s_.prev_rtt; }
   /// @brief Consecutive completions with a negative gradient, the latest included (saturating).
@@ -518,6 +518,9 @@ class basic_timely {
     min_rtt_us_ = ratio<value_type>(p.min_rtt.count(), 1000);
     if (min_rtt_us_ <= zero) min_rtt_us_ = ratio<value_type>(1, 1000);  // 1 ns: q32 resolution
     window_ = p.send_rate_window > duration::zero() ? p.send_rate_window : p.min_rtt;
+    min_rtt_ns_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.min_rtt.count())};
+    if constexpr (requires { min_rtt_us_.raw(); })
+      min_rtt_us_raw_ = detail::invariant_divisor{static_cast<std::uint64_t>(min_rtt_us_.raw())};
     s_ = flow_state{};
     const bit_rate init = p.initial_rate > bit_rate::zero() ? p.initial_rate : p.line_rate;
     s_.rate = clamp_num(mbps(init), min_, line_);
@@ -529,6 +532,19 @@ class basic_timely {
     if (acked <= bytes::zero() || rtt <= duration::zero()) return duration::zero();
     if (params_.ack_rtt == timely_ack_rtt::net) return rtt;
     return timely_rtt(rtt, acked < params_.segment ? acked : params_.segment, params_.line_rate);
+  }
+
+  // One microsecond in ns: RTT differences (ns) to the policy's us.
+  static constexpr detail::invariant_divisor per_us{1000};
+
+  // normalized_gradient = d / minRTT (line 4): fixed point divides by minRTT's raw value through
+  // its reciprocal (the same quotient as operator/); double divides.
+  [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
+    if constexpr (requires { d.raw(); }) {
+      return ratio_by<value_type>(d.raw(), min_rtt_us_raw_);
+    } else {
+      return d / min_rtt_us_;
+    }
   }
 
   // §5: may the rate increase, given the stack's measured sending rate?
@@ -557,7 +573,7 @@ class basic_timely {
     if (now <= s_.last) return num<value_type>(0);
     const duration gap = since(s_.last, now);
     if (gap >= params_.min_rtt) return one;
-    return ratio<value_type>(gap.count(), params_.min_rtt.count());
+    return ratio_by<value_type>(gap.count(), min_rtt_ns_);
   }
 
   // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
@@ -576,7 +592,7 @@ class basic_timely {
     // last value instead, the same rule in both policies. With alpha = 1 the filter is the last
     // difference and a zero difference is exactly 0 (decays_ is false).
     const value_type prev_diff = s_.rtt_diff;
-    s_.rtt_diff = (one - alpha_) * prev_diff + alpha_ * ratio<value_type>(diff_ns, 1000);
+    s_.rtt_diff = (one - alpha_) * prev_diff + alpha_ * ratio_by<value_type>(diff_ns, per_us);
     if (diff_ns == 0 && s_.rtt_diff == zero && decays_) s_.rtt_diff = prev_diff;
     // Line 4: normalized_gradient = rtt_diff / minRTT. Its sign is rtt_diff's (minRTT > 0), so
     // the branches below test rtt_diff itself: the quotient would round a small rtt_diff to 0
@@ -614,7 +630,7 @@ class basic_timely {
       increase(in_hai ? number_traits<value_type>::from_int(params_.hai_factor) * delta_ : delta_);
     } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
       s_.action = timely_action::decrease_gradient;
-      decrease(beta_ * (s_.rtt_diff / min_rtt_us_));
+      decrease(beta_ * gradient_of(s_.rtt_diff));
     }
   }
 
@@ -627,6 +643,10 @@ class basic_timely {
   value_type line_{};
   value_type min_{};
   value_type min_rtt_us_{};
+  // Divisions by configuration values (minRTT in ns for the §5 scale, minRTT in the policy's
+  // us for line 4) through reciprocals: the same quotients, without a division instruction.
+  detail::invariant_divisor min_rtt_ns_{};
+  detail::invariant_divisor min_rtt_us_raw_{};
   duration window_{};
   bool decays_ = true;  // alpha < 1: rtt_diff keeps a share of its past
   // Per-flow state.

@@ -39,6 +39,7 @@
 #include <type_traits>
 
 #include "netcc/core/detail/int128.hpp"
+#include "netcc/core/divisor.hpp"
 
 namespace netcc {
 
@@ -129,9 +130,20 @@ class fixed_point {
   [[nodiscard]] friend constexpr fixed_point operator-(fixed_point a) noexcept {
     return from_raw(-a.raw_);
   }
-  /// @brief Saturating product, rounded to nearest.
+  /// @brief Saturating product, rounded to nearest (ties away from zero). The division by
+  /// 2^FracBits is a rounding shift of the magnitude: the same value as a 128-bit division,
+  /// without the library call a compiler emits for one.
   [[nodiscard]] friend constexpr fixed_point operator*(fixed_point a, fixed_point b) noexcept {
-    return from_raw128(detail::div_nearest(detail::i128{a.raw_} * b.raw_, raw_one));
+    const detail::i128 p = detail::i128{a.raw_} * b.raw_;  // |p| <= 2^126
+    if constexpr (FracBits == 0) {
+      return from_raw128(p);
+    } else {
+      const detail::u128 m =
+          p < 0 ? detail::u128{0} - static_cast<detail::u128>(p) : static_cast<detail::u128>(p);
+      const auto q =
+          static_cast<detail::i128>((m + (detail::u128{1} << (FracBits - 1))) >> FracBits);
+      return from_raw128(p < 0 ? -q : q);
+    }
   }
   /// @brief Saturating quotient, rounded to nearest; x/0 saturates with the sign of x.
   [[nodiscard]] friend constexpr fixed_point operator/(fixed_point a, fixed_point b) noexcept {
@@ -351,6 +363,38 @@ template <Number T>
 template <Number T>
 [[nodiscard]] constexpr T ratio(std::int64_t n, std::int64_t d) noexcept {
   return number_traits<T>::ratio(n, d);
+}
+
+/// @brief n / d as netcc::ratio, for a divisor d >= 1 held as a netcc::detail::invariant_divisor
+/// (a configuration value divided by on every event). Fixed point: the same value as ratio(n,
+/// d), bit for bit (n 2^F / d rounded to nearest, ties away from zero, saturating), through the
+/// divisor's reciprocal instead of a 128-bit division whenever the quotient fits 64 bits (else
+/// through ratio). Other number types: ratio(n, d).
+/// @code
+/// constexpr netcc::detail::invariant_divisor us{1000};
+/// auto t = netcc::ratio_by<netcc::fixed_point<31, 32>>(1500, us);   // 1.5
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T ratio_by(std::int64_t n, const detail::invariant_divisor& d) noexcept {
+  const auto dd = static_cast<std::int64_t>(d.divisor());
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if (dd <= 0) return number_traits<T>::ratio(n, dd);  // beyond int64: not a divisor here
+    const bool neg = n < 0;
+    const detail::u128 mag = neg ? detail::u128{0} - static_cast<detail::u128>(detail::i128{n})
+                                 : static_cast<detail::u128>(n);
+    const detail::u128 x = mag << T::fraction_bits;  // < 2^(64 + F)
+    if (!d.fits(x + d.divisor() / 2)) return number_traits<T>::ratio(n, dd);
+    std::uint64_t q = d.div_nearest(x);
+    if (q > static_cast<std::uint64_t>(T::raw_max)) q = static_cast<std::uint64_t>(T::raw_max);
+    const auto r = static_cast<std::int64_t>(q);
+    return T::from_raw(neg ? -r : r);
+  } else {
+    return number_traits<T>::ratio(n, dd);
+  }
 }
 
 /// @brief `v` as a lower bound in number type T: the smallest T not below `v` (fixed point:

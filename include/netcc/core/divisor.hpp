@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Division by an invariant 64-bit divisor through a precomputed reciprocal: the exact
+/// quotient of a 128-bit dividend with two multiplications and no division instruction.
+///
+/// Method: Niels Möller and Torbjörn Granlund, "Improved division by invariant integers", IEEE
+/// Transactions on Computers 60(2), 2011, Algorithm 4 (2/1 division with the reciprocal
+/// v = floor((2^128 - 1) / d) - 2^64 of a normalised d) and §3 (the reciprocal). The divisor
+/// and the dividend are shifted left together so the divisor's top bit is set; the result is
+/// the exact floor quotient and remainder, identical to a hardware or library division, for
+/// every dividend whose quotient fits 64 bits (dividend < divisor * 2^64). Fixed-point
+/// controllers use it for divisions by a configuration value (a minimum RTT, a link's
+/// B * T) that a switch or NIC pipeline would hold as a reciprocal.
+///
+/// @code
+/// constexpr netcc::detail::invariant_divisor d{1000};
+/// auto q = d.div_nearest(netcc::detail::u128{1'234'567} << 32);  // round(1234567 * 2^32 / 1000)
+/// @endcode
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "netcc/core/detail/int128.hpp"
+
+namespace netcc::detail {
+
+/// @brief A 64-bit divisor d >= 1 with its normalising shift and Möller-Granlund reciprocal.
+class invariant_divisor {
+ public:
+  /// @brief Divisor 1 (the default).
+  constexpr invariant_divisor() noexcept : invariant_divisor(1) {}
+  /// @brief Divisor `d`; 0 is taken as 1 (callers divide by a positive configuration value).
+  constexpr explicit invariant_divisor(std::uint64_t d) noexcept {
+    if (d == 0) d = 1;
+    d_ = d;
+    shift_ = std::countl_zero(d);
+    norm_ = d << shift_;
+    // v = floor((2^128 - 1) / norm) - 2^64 (§3); one 128-bit division, here only.
+    const u128 all = ~u128{0};
+    v_ = static_cast<std::uint64_t>(all / norm_);  // the quotient is 2^64 + v
+  }
+
+  /// @brief The divisor.
+  [[nodiscard]] constexpr std::uint64_t divisor() const noexcept { return d_; }
+
+  /// @brief True when n / d fits 64 bits (n < d * 2^64): the precondition of div_floor().
+  [[nodiscard]] constexpr bool fits(u128 n) const noexcept {
+    return static_cast<std::uint64_t>(n >> 64) < d_;
+  }
+
+  /// @brief floor(n / d), exact; requires fits(n).
+  [[nodiscard]] constexpr std::uint64_t div_floor(u128 n) const noexcept {
+    std::uint64_t r = 0;
+    return divrem(n, r);
+  }
+
+  /// @brief n / d rounded to nearest, ties up (away from zero), exact; requires
+  /// fits(n + d / 2).
+  [[nodiscard]] constexpr std::uint64_t div_nearest(u128 n) const noexcept {
+    return div_floor(n + d_ / 2);
+  }
+
+ private:
+  // Algorithm 4 on the normalised dividend (u1, u0) = n << shift, u1 < norm.
+  [[nodiscard]] constexpr std::uint64_t divrem(u128 n, std::uint64_t& rem) const noexcept {
+    std::uint64_t u1 = static_cast<std::uint64_t>(n >> 64);
+    std::uint64_t u0 = static_cast<std::uint64_t>(n);
+    if (shift_ != 0) {
+      u1 = (u1 << shift_) | (u0 >> (64 - shift_));
+      u0 <<= shift_;
+    }
+    const u128 p = u128{v_} * u1 + ((u128{u1} << 64) | u0) + (u128{1} << 64);
+    std::uint64_t q1 = static_cast<std::uint64_t>(p >> 64);
+    const std::uint64_t q0 = static_cast<std::uint64_t>(p);
+    std::uint64_t r = u0 - q1 * norm_;  // modulo 2^64
+    if (r > q0) {
+      --q1;
+      r += norm_;
+    }
+    if (r >= norm_) {
+      ++q1;
+      r -= norm_;
+    }
+    rem = r >> shift_;
+    return q1;
+  }
+
+  std::uint64_t d_ = 1;
+  std::uint64_t norm_ = 0;
+  std::uint64_t v_ = 0;
+  int shift_ = 0;
+};
+
+}  // namespace netcc::detail

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// netcc/core/divisor.hpp: division by an invariant divisor through a precomputed reciprocal
+// (Möller and Granlund 2011, Algorithm 4) is exact: the same quotient as a 128-bit division for
+// every dividend whose quotient fits 64 bits.
+#include <netcc/core/arith.hpp>
+#include <netcc/core/divisor.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+namespace {
+
+using netcc::detail::invariant_divisor;
+using netcc::detail::u128;
+
+// A divisor of any width: 1 bit to 64 bits, powers of two and their neighbours included.
+std::uint64_t gen_divisor() {
+  const int bits = *rc::gen::inRange(1, 65);
+  const std::uint64_t top = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  switch (*rc::gen::inRange(0, 4)) {
+    case 0:
+      return std::uint64_t{1} << (bits - 1);  // a power of two
+    case 1:
+      return top;  // all ones
+    default: {
+      const std::uint64_t d = *rc::gen::arbitrary<std::uint64_t>() & top;
+      return d == 0 ? 1 : d;
+    }
+  }
+}
+
+// A dividend whose quotient by d fits 64 bits: (hi, lo) with hi < d.
+u128 gen_dividend(std::uint64_t d) {
+  const std::uint64_t hi =
+      *rc::gen::element(0, 1, 2) == 0 ? 0 : (*rc::gen::arbitrary<std::uint64_t>()) % d;
+  const std::uint64_t lo = *rc::gen::arbitrary<std::uint64_t>();
+  return (u128{hi} << 64) | lo;
+}
+
+}  // namespace
+
+TEST(InvariantDivisor, HandComputedQuotients) {
+  constexpr invariant_divisor k{1000};
+  static_assert(k.div_floor(u128{999}) == 0);
+  static_assert(k.div_floor(u128{1000}) == 1);
+  static_assert(k.div_nearest(u128{1499}) == 1);
+  static_assert(k.div_nearest(u128{1500}) == 2);                        // ties up
+  EXPECT_EQ(k.div_nearest(u128{1'234'567} << 32), 5'302'424'889'721u);  // 1234567 * 2^32 / 1000
+  constexpr invariant_divisor one{1};
+  EXPECT_EQ(one.div_floor(~std::uint64_t{0}), ~std::uint64_t{0});
+  constexpr invariant_divisor top{~std::uint64_t{0}};
+  const u128 big = (u128{~std::uint64_t{0} - 1} << 64) | ~std::uint64_t{0};  // quotient 2^64 - 1
+  EXPECT_TRUE(top.fits(big));
+  EXPECT_EQ(top.div_floor(big), ~std::uint64_t{0});
+  EXPECT_FALSE(top.fits(u128{~std::uint64_t{0}} << 64));
+  EXPECT_EQ(invariant_divisor{0}.divisor(), 1u);  // 0 is taken as 1
+}
+
+RC_GTEST_PROP(InvariantDivisorProp, FloorEqualsA128BitDivision, ()) {
+  const std::uint64_t d = gen_divisor();
+  const invariant_divisor inv{d};
+  const u128 n = gen_dividend(d);
+  RC_ASSERT(inv.fits(n));
+  RC_ASSERT(u128{inv.div_floor(n)} == n / d);
+}
+
+RC_GTEST_PROP(InvariantDivisorProp, NearestEqualsRoundedDivision, ()) {
+  const std::uint64_t d = gen_divisor();
+  const invariant_divisor inv{d};
+  const u128 n = gen_dividend(d);
+  if (!inv.fits(n + d / 2)) return;  // only the quotient 2^64 - 1 plus a half can overflow
+  RC_ASSERT(u128{inv.div_nearest(n)} == (n + d / 2) / d);
+}
+
+RC_GTEST_PROP(InvariantDivisorProp, RatioByEqualsRatioBitForBit, ()) {
+  // netcc::ratio_by is netcc::ratio through the reciprocal: the same q32 value for any n and
+  // any positive divisor (saturation and the fallback for wide quotients included).
+  const auto n = *rc::gen::oneOf(rc::gen::arbitrary<std::int64_t>(),
+                                 rc::gen::inRange<std::int64_t>(-5'000'000, 5'000'000),
+                                 rc::gen::element(std::numeric_limits<std::int64_t>::min(),
+                                                  std::numeric_limits<std::int64_t>::max()));
+  auto d = static_cast<std::int64_t>(gen_divisor() >> 1);
+  if (d <= 0) d = 1;
+  using q32 = netcc::fixed_point<31, 32>;
+  const q32 a = netcc::ratio_by<q32>(n, invariant_divisor{static_cast<std::uint64_t>(d)});
+  RC_ASSERT(a.raw() == netcc::ratio<q32>(n, d).raw());
+  const double b = netcc::ratio_by<double>(n, invariant_divisor{static_cast<std::uint64_t>(d)});
+  RC_ASSERT(b == netcc::ratio<double>(n, d));
+}
