@@ -580,11 +580,14 @@ TEST(Network, MemoryLimitStopsARunThatQueuesTooMuch) {
                      .cc = fixed(netcc::bytes{400'000})});
     return net;
   };
-  auto capped = build(std::uint64_t{8} << 20);
+  // 200 windows of 400 kB queue ~53,000 packets at the slow link within 200 us: well past 2 MiB
+  // of pool at the engine's packet size.
+  constexpr std::uint64_t cap = std::uint64_t{2} << 20;
+  auto capped = build(cap);
   capped->run_until(netcc::timestamp{200'000});
   EXPECT_TRUE(capped->over_memory_limit());
   EXPECT_LT(capped->now(), netcc::timestamp{200'000});
-  EXPECT_GT(capped->memory_bytes(), std::uint64_t{8} << 20);
+  EXPECT_GT(capped->memory_bytes(), cap);
   auto roomy = build(std::uint64_t{1} << 30);
   auto free = build(0);
   roomy->run_until(netcc::timestamp{50'000});

@@ -381,6 +381,7 @@ class network {
   [[nodiscard]] std::uint64_t memory_bytes() const noexcept {
     std::uint64_t b = static_bytes_;
     b += pool_.capacity() * (sizeof(packet) + 2 * sizeof(std::uint32_t));
+    b += int_pool_.capacity() * (sizeof(int_stack<>) + sizeof(std::uint32_t));
     b += free_.capacity() * sizeof(std::uint32_t) +
          (queue_.capacity() + starts_.capacity()) * sizeof(event);
     b += ts_.t.capacity() * sizeof(timestamp);
@@ -388,10 +389,11 @@ class network {
     return b;
   }
 
-  /// @brief Bytes one packet in flight costs the engine: its pool slot, one event, a queue slot
-  /// and a free-list slot (the unit of a memory estimate before a run).
+  /// @brief Bytes one packet in flight costs the engine at most: its pool slot, one event, a
+  /// queue slot, a free-list slot and an INT slot with its free-list slot (the unit of a memory
+  /// estimate before a run).
   [[nodiscard]] static constexpr std::uint64_t bytes_per_packet() noexcept {
-    return sizeof(packet) + sizeof(event) + 2 * sizeof(std::uint32_t);
+    return sizeof(packet) + sizeof(event) + 3 * sizeof(std::uint32_t) + sizeof(int_stack<>);
   }
   /// @brief Bytes one flow costs the engine, without its controller and scheduled writes.
   [[nodiscard]] static constexpr std::uint64_t bytes_per_flow() noexcept {
@@ -591,12 +593,12 @@ class network {
     [[nodiscard]] std::size_t capacity() const noexcept { return buf_.capacity(); }
     void push(T v) {
       if (n_ == buf_.size()) grow();
-      buf_[(head_ + n_) & (buf_.size() - 1)] = v;
+      buf_[(head_ + n_) & static_cast<std::uint32_t>(buf_.size() - 1)] = v;
       ++n_;
     }
     T pop() noexcept {
       const T v = buf_[head_];
-      head_ = (head_ + 1) & (buf_.size() - 1);
+      head_ = (head_ + 1) & static_cast<std::uint32_t>(buf_.size() - 1);
       --n_;
       return v;
     }
@@ -605,30 +607,32 @@ class network {
    private:
     void grow() {
       std::vector<T> b(buf_.empty() ? 16 : buf_.size() * 2);
-      for (std::size_t i = 0; i < n_; ++i) b[i] = buf_[(head_ + i) & (buf_.size() - 1)];
+      for (std::uint32_t i = 0; i < n_; ++i) b[i] = buf_[(head_ + i) & (buf_.size() - 1)];
       buf_ = std::move(b);
       head_ = 0;
     }
     std::vector<T> buf_;
-    std::size_t head_ = 0, n_ = 0;
+    std::uint32_t head_ = 0, n_ = 0;
   };
   using ring = basic_ring<std::uint32_t>;
-  struct port_state {
+  // A port; what every packet through it reads and writes comes first (one cache line), then
+  // its two queues (the next), then the counters.
+  struct alignas(64) port_state {
     node_id peer = 0;
     std::uint32_t peer_port = 0;
     link_spec link{};
-    ring hi{}, lo{};
     bytes q_bytes{};
-    bool busy = false;
-    std::uint32_t in_tx = 0;
     std::uint64_t tx_total = 0;  // INT tx-bytes counter
-    bolt_port_state bolt{};      // Bolt PRU / supply registers of this egress port
-    bytes ingress_bytes{};       // PFC: data bytes queued in this node that arrived here
-    pfc_port_state pfc{};        // PFC: this ingress port has paused its upstream neighbour
-    double dt_alpha = -1;        // Dynamic Thresholds alpha of this queue (< 0: the switch's)
-    bool paused = false;         // PFC: the downstream neighbour paused this port's data
-    timestamp paused_since{};
+    std::uint32_t in_tx = 0;
+    bool busy = false;
+    bool paused = false;   // PFC: the downstream neighbour paused this port's data
+    double dt_alpha = -1;  // Dynamic Thresholds alpha of this queue (< 0: the switch's)
+    ring hi{}, lo{};
     port_stats stats{};
+    bolt_port_state bolt{};  // Bolt PRU / supply registers of this egress port
+    bytes ingress_bytes{};   // PFC: data bytes queued in this node that arrived here
+    pfc_port_state pfc{};    // PFC: this ingress port has paused its upstream neighbour
+    timestamp paused_since{};
   };
   struct node_state {
     bool host = false;
@@ -815,9 +819,35 @@ class network {
     pool_[i] = packet{};
     return i;
   }
+  // The slot goes back to the pool (with its INT slot, if it has one).
+  void release_slot(std::uint32_t i) {
+    if (const std::uint32_t s = pool_[i].int_slot; s != no_int_slot) int_free_.push_back(s);
+    free_.push_back(i);
+  }
   void free_packet(std::uint32_t i) {
     in_network_ -= static_cast<std::uint64_t>(pool_[i].size.count());
-    free_.push_back(i);
+    release_slot(i);
+  }
+  // The INT records of packet `i`, given an empty INT slot first if it has none.
+  int_stack<>& int_of(std::uint32_t i) {
+    std::uint32_t s = pool_[i].int_slot;
+    if (s == no_int_slot) {
+      if (int_free_.empty()) {
+        int_pool_.emplace_back();
+        s = static_cast<std::uint32_t>(int_pool_.size() - 1);
+      } else {
+        s = int_free_.back();
+        int_free_.pop_back();
+        int_pool_[s].count = 0;
+      }
+      pool_[i].int_slot = s;
+    }
+    return int_pool_[s];
+  }
+  // A copy of packet `i`'s INT records (none if it carries none).
+  [[nodiscard]] int_stack<> int_copy(std::uint32_t i) const {
+    const std::uint32_t s = pool_[i].int_slot;
+    return s == no_int_slot ? int_stack<>{} : int_pool_[s];
   }
   // A packet leaves the network at its destination host.
   void deliver(std::uint32_t i) {
@@ -1017,10 +1047,10 @@ class network {
     ++hops_;
     if (!nodes_[n].host && nodes_[n].sw.int_push && pk.kind == packet_kind::data) {
       // HPCC/PowerTCP INT at dequeue: queue length, timestamp, tx bytes, link rate.
-      pk.hops.push({.ts = static_cast<std::uint64_t>(now_.count()),
-                    .qlen = p.q_bytes,
-                    .tx_bytes = p.tx_total,
-                    .link_rate = p.link.rate});
+      int_of(idx).push({.ts = static_cast<std::uint64_t>(now_.count()),
+                        .qlen = p.q_bytes,
+                        .tx_bytes = p.tx_total,
+                        .link_rate = p.link.rate});
     }
     schedule(now_ + pk.size / p.link.rate, ev::tx_done, n, pi);
   }
@@ -1123,7 +1153,7 @@ class network {
     }
     const port_state& dp = nd.ports[data_port];
     const auto r =
-        fasttune_switch(nd.fasttune[pk.flow], kind, pk.hops,
+        fasttune_switch(nd.fasttune[pk.flow], kind, int_of(idx),
                         {.qlen = dp.q_bytes, .tx_bytes = dp.tx_total, .link_rate = dp.link.rate},
                         now_, nd.sw.fasttune_cfg);
     if (!r.send_sack) return;
@@ -1138,7 +1168,7 @@ class network {
     sa.dst = sender;
     sa.size = cfg_.control_size;
     sa.sent_at = pool_[idx].sent_at;
-    sa.hops = r.sack_int;
+    int_of(c) = r.sack_int;
     ++nd.ports[pi].stats.sacks;
     inject(c);
     forward_from_switch(n, c);
@@ -1179,7 +1209,7 @@ class network {
         // The packet has arrived (delivered), but its slot stays for the held ACK.
         delivered_ += static_cast<std::uint64_t>(pool_[idx].size.count());
         in_network_ -= static_cast<std::uint64_t>(pool_[idx].size.count());
-        if (f.held_pkt != no_packet) free_.push_back(f.held_pkt);
+        if (f.held_pkt != no_packet) release_slot(f.held_pkt);
         f.held_pkt = idx;
         return;
       }
@@ -1227,7 +1257,7 @@ class network {
     f.held_ce = false;
     f.held_inc = false;
     f.held_bytes = bytes{0};
-    if (f.held_pkt != no_packet) free_.push_back(f.held_pkt);  // covered by a later ACK
+    if (f.held_pkt != no_packet) release_slot(f.held_pkt);  // covered by a later ACK
     f.held_pkt = no_packet;
     ++f.delack_gen;  // cancels a pending delayed-ACK timer
   }
@@ -1335,7 +1365,7 @@ class network {
                 .rtt = now_ - a.sent_at,
                 .ecn_echo = a.ecn_echo,
                 .inc = a.inc,
-                .hops = a.hops};
+                .hops = int_copy(idx)};
     deliver(idx);
     if (!f.cc) return;  // a late ACK of a flow that completed and released its controller
     f.cc->on_ack(e);
@@ -1358,7 +1388,7 @@ class network {
                 .snd_nxt = f.snd_nxt,
                 .rtt = now_ - a.sent_at,
                 .switch_ack = true,
-                .hops = a.hops};
+                .hops = int_copy(idx)};
     deliver(idx);
     if (!f.active) return;
     f.cc->on_ack(e);
@@ -1549,6 +1579,8 @@ class network {
   std::function<std::unique_ptr<sender_cc>(flow_id)> factory_;
   std::vector<packet> pool_;
   std::vector<std::uint32_t> free_;
+  std::vector<int_stack<>> int_pool_;  // INT records of the packets that carry them
+  std::vector<std::uint32_t> int_free_;
   // A time-series source, in the order the monitor_* calls were made.
   struct monitor {
     enum kind_t : std::uint8_t { queue, port_rate, flow_rates } kind;

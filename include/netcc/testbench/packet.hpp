@@ -4,10 +4,13 @@
 ///
 /// Packets live in a pool owned by netcc::testbench::network and move between queues by
 /// index, so the engine allocates no memory per packet once the pool has grown to the
-/// working set.
+/// working set. A packet is compact (96 B, the fields every hop reads in its first 32 B): the
+/// INT hop records a packet carries live in a second pool of the network, and only packets
+/// that carry INT hold a slot there (`int_slot`).
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/units.hpp"
@@ -28,39 +31,47 @@ enum class packet_kind : std::uint8_t {
   switch_ack,  ///< FastTune switch-generated ACK (S-ACK)
 };
 
+/// @brief `packet::int_slot` of a packet that carries no INT records.
+inline constexpr std::uint32_t no_int_slot = std::numeric_limits<std::uint32_t>::max();
+
 /// @brief One packet in flight.
 /// @code
 /// netcc::testbench::packet p;
 /// p.kind = netcc::testbench::packet_kind::data;
 /// p.size = netcc::bytes{1500};
 /// @endcode
-struct packet {
+struct alignas(32) packet {
   /// @brief Data, ACK, CNP, SRC or S-ACK.
   packet_kind kind = packet_kind::data;
   /// @brief Served from the strict-priority control queue of every port.
-  bool control = false;
+  bool control : 1 = false;
   /// @brief ECN-capable transport.
-  bool ect = true;
+  bool ect : 1 = true;
   /// @brief Congestion Experienced (set by a switch).
-  bool ce = false;
+  bool ce : 1 = false;
   /// @brief ACK: the acknowledged data was CE-marked.
-  bool ecn_echo = false;
+  bool ecn_echo : 1 = false;
   /// @brief Bolt INC flag.
-  bool inc = false;
+  bool inc : 1 = false;
   /// @brief Bolt DEC flag (an SRC was already generated for this packet).
-  bool dec = false;
+  bool dec : 1 = false;
   /// @brief Bolt FIRST flag.
-  bool first = false;
+  bool first : 1 = false;
   /// @brief Bolt LAST flag.
-  bool last = false;
+  bool last : 1 = false;
   /// @brief A go-back-N retransmission.
-  bool retransmit = false;
+  bool retransmit : 1 = false;
   /// @brief The flow it belongs to.
   flow_id flow = 0;
   /// @brief Source host.
   node_id src = 0;
   /// @brief Destination host.
   node_id dst = 0;
+  /// @brief The port of the current node it arrived on (for PFC's per-ingress accounting).
+  std::uint32_t in_port = 0;
+  /// @brief Its INT hop records' slot in the network's INT pool (pushed by switches at dequeue
+  /// on data, reflected on the ACK), or no_int_slot: none yet.
+  std::uint32_t int_slot = no_int_slot;
   /// @brief Size on the wire, headers included.
   bytes size{};
   /// @brief Data: first byte carried. ACK: cumulative ACK (next byte expected).
@@ -71,16 +82,13 @@ struct packet {
   sequence snd_nxt = 0;
   /// @brief Data: send time. ACK: the acknowledged packet's send time, echoed.
   timestamp sent_at{};
-  /// @brief INT hop records pushed by switches at dequeue (data), reflected (ACK).
-  int_stack<> hops{};
   /// @brief SRC: queue size reported by the switch.
   bytes src_queue{};
   /// @brief SRC: link rate reported by the switch.
   bit_rate src_rate{};
   /// @brief SRC: the data packet's reflected 32-bit TX timestamp.
   std::uint32_t src_tx_ts = 0;
-  /// @brief The port of the current node it arrived on (for PFC's per-ingress accounting).
-  std::uint32_t in_port = 0;
 };
+static_assert(sizeof(packet) <= 96, "packet: 96 B budget (INT records live in their own pool)");
 
 }  // namespace netcc::testbench
