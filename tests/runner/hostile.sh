@@ -172,7 +172,12 @@ case "$case_name" in
     # A 1 Mbps NIC is below TIMELY's 10 Mbps delta and floor: reported before anything runs,
     # not silently replaced by defaults.
     reject 'timely: the scenario gives invalid parameters: timely.delta = 10000000 bps: must be in \[0, line_rate\]' \
-      --cc fixed-bdp,timely --set host_gbps=0.001 --duration 600 ;;
+      --cc fixed-bdp,timely --set host_gbps=0.001 --duration 600
+    # A controller-parameter key the controller's validate() refuses: the key and value first.
+    reject 'dcqcn_g = 2: dcqcn: the scenario gives invalid parameters: dcqcn.g = 2: must be in \(0, 1\]' \
+      --cc fixed-bdp,dcqcn --set dcqcn_g=2 --duration 600
+    reject 'dcqcn_f = 2.5: must be a whole number' --cc dcqcn --set dcqcn_f=2.5 --duration 600
+    reject '--sweep hpcc_eta=1.5: hpcc_eta = 1.5: hpcc: ' --cc hpcc --sweep hpcc_eta=0.9,1.5 ;;
   nul_in_file)
     printf 'senders = 12\000\n' >nul.scn
     reject 'nul.scn:1: a NUL byte' nul.scn ;;

@@ -7,8 +7,13 @@
 /// @endcode
 #pragma once
 
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,6 +52,119 @@ template <class C>
 }
 
 /// @brief Every controller the runner knows, in display order.
+/// @brief The scenario's controller-parameter overrides, applied to a parameter struct's fields:
+/// a set key (not NaN) replaces the field; durations are given in us, rates in Mbps, sizes in
+/// bytes, counts as whole numbers (anything else is refused here, naming the key, before the
+/// controller's validate() sees the value).
+namespace cc_param {
+/// @brief Whether `v` is set.
+[[nodiscard]] inline bool given(double v) noexcept {
+  return !std::isnan(v);
+}
+/// @brief A dimensionless field.
+inline void apply(double v, double& field) {
+  if (given(v)) field = v;
+}
+/// @brief A whole-number field (counts, stages).
+template <std::integral T>
+inline void apply(double v, T& field, const char* key) {
+  if (!given(v)) return;
+  if (v != std::floor(v) || v < static_cast<double>(std::numeric_limits<T>::min()) ||
+      v > static_cast<double>(std::numeric_limits<T>::max())) {
+    std::ostringstream m;
+    m << key << " = " << v << ": must be a whole number in [" << +std::numeric_limits<T>::min()
+      << ", " << +std::numeric_limits<T>::max() << "]";
+    throw std::invalid_argument(m.str());
+  }
+  field = static_cast<T>(v);
+}
+/// @brief A duration given in us.
+inline void apply_us(double v, duration& field) {
+  if (given(v)) field = duration{static_cast<std::int64_t>(std::llround(v * 1e3))};
+}
+/// @brief A rate given in Mbps.
+inline void apply_mbps(double v, bit_rate& field) {
+  if (given(v)) field = bit_rate{static_cast<std::int64_t>(std::llround(v * 1e6))};
+}
+/// @brief A size given in bytes.
+inline void apply_bytes(double v, bytes& field) {
+  if (given(v)) field = bytes{static_cast<std::int64_t>(std::llround(v))};
+}
+}  // namespace cc_param
+
+/// @brief DCQCN's parameters with the scenario's dcqcn_* keys applied (SIGCOMM'15 §5, Table I:
+/// g, K, T, B, R_AI, R_HI, F).
+inline void apply_scenario_params(const cc_context& c, dcqcn_params& p) {
+  if (!c.params) return;
+  const scenario& s = *c.params;
+  cc_param::apply(s.dcqcn_g, p.g);
+  cc_param::apply_us(s.dcqcn_k_us, p.alpha_timer);
+  cc_param::apply_us(s.dcqcn_t_us, p.rate_timer);
+  cc_param::apply_bytes(s.dcqcn_b_bytes, p.byte_counter);
+  cc_param::apply_mbps(s.dcqcn_r_ai_mbps, p.r_ai);
+  cc_param::apply_mbps(s.dcqcn_r_hi_mbps, p.r_hi);
+  cc_param::apply(s.dcqcn_f, p.f, "dcqcn_f");
+}
+/// @brief TIMELY's parameters with the timely_* keys (SIGCOMM'15 Algorithm 1: T_low, T_high,
+/// alpha, beta, delta, HAI).
+inline void apply_scenario_params(const cc_context& c, timely_params& p) {
+  if (!c.params) return;
+  const scenario& s = *c.params;
+  cc_param::apply_us(s.timely_t_low_us, p.t_low);
+  cc_param::apply_us(s.timely_t_high_us, p.t_high);
+  cc_param::apply(s.timely_alpha, p.alpha);
+  cc_param::apply(s.timely_beta, p.beta);
+  cc_param::apply_mbps(s.timely_delta_mbps, p.delta);
+  cc_param::apply(s.timely_hai, p.hai_threshold, "timely_hai");
+}
+/// @brief PowerTCP's (and theta-PowerTCP's) parameters with the powertcp_* keys (NSDI'22
+/// Algorithm 1: gamma, beta).
+template <class Tag>
+inline void apply_scenario_params(const cc_context& c, basic_powertcp_params<Tag>& p) {
+  if (!c.params) return;
+  cc_param::apply(c.params->powertcp_gamma, p.gamma);
+  cc_param::apply_bytes(c.params->powertcp_beta_bytes, p.beta);
+}
+/// @brief HPCC's parameters with the hpcc_* keys (SIGCOMM'19 Algorithm 1: eta, W_AI, maxStage).
+inline void apply_scenario_params(const cc_context& c, hpcc_params& p) {
+  if (!c.params) return;
+  cc_param::apply(c.params->hpcc_eta, p.eta);
+  cc_param::apply_bytes(c.params->hpcc_w_ai_bytes, p.w_ai);
+  cc_param::apply(c.params->hpcc_max_stage, p.max_stage, "hpcc_max_stage");
+}
+/// @brief Swift's parameters with the swift_* keys (SIGCOMM'20 Algorithm 1 and §3.1-3.2:
+/// targets, flow-scaling range, ai, beta, max_mdf).
+inline void apply_scenario_params(const cc_context& c, swift_params& p) {
+  if (!c.params) return;
+  const scenario& s = *c.params;
+  cc_param::apply_us(s.swift_base_target_us, p.base_target);
+  cc_param::apply_us(s.swift_per_hop_us, p.per_hop);
+  cc_param::apply_us(s.swift_endpoint_target_us, p.endpoint_target);
+  cc_param::apply_us(s.swift_fs_range_us, p.fs_range);
+  cc_param::apply(s.swift_ai, p.ai);
+  cc_param::apply(s.swift_beta, p.beta);
+  cc_param::apply(s.swift_max_mdf, p.max_mdf);
+}
+/// @brief Bolt switches' CC_THRESH from bolt_cc_thresh_bytes (NSDI'23 Algorithm 1 line 4): a
+/// whole number of bytes of at least one.
+inline void apply_scenario_params(const cc_context& c, bolt_params& p) {
+  if (!c.params || !cc_param::given(c.params->bolt_cc_thresh_bytes)) return;
+  std::int64_t b = 0;
+  cc_param::apply(c.params->bolt_cc_thresh_bytes, b, "bolt_cc_thresh_bytes");
+  if (b < 1)
+    throw std::invalid_argument("bolt_cc_thresh_bytes = " + std::to_string(b) +
+                                ": must be at least 1 (a queue in bytes)");
+  p.cc_thresh = bytes{b};
+}
+
+/// @brief Build `C` from `p` with the scenario's parameter keys applied, checked (checked_model).
+template <class C>
+[[nodiscard]] std::unique_ptr<cc_model<C>> scenario_model(
+    const std::string& name, const cc_context& c, typename controller_traits<C>::params_type p) {
+  apply_scenario_params(c, p);
+  return checked_model<C>(name, p);
+}
+
 [[nodiscard]] inline std::vector<cc_entry> controllers() {
   std::vector<cc_entry> v;
   v.push_back({"fixed-bdp", "reference: a fixed window of one BDP, no congestion control", nullptr,
@@ -59,17 +177,19 @@ template <class C>
   // path's base RTT, N = the scenario's expected flows.
   v.push_back({"powertcp", "PowerTCP with INT (NSDI'22 Algorithm 1)", nullptr,
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return checked_model<powertcp>(
-                     "powertcp", powertcp_params{.host_rate = c.host_rate,
-                                                 .base_rtt = c.base_rtt,
-                                                 .expected_flows = c.expected_flows});
+                 return scenario_model<powertcp>(
+                     "powertcp", c,
+                     powertcp_params{.host_rate = c.host_rate,
+                                     .base_rtt = c.base_rtt,
+                                     .expected_flows = c.expected_flows});
                }});
   v.push_back({"theta-powertcp", "theta-PowerTCP, RTT only (NSDI'22 Algorithm 2)", nullptr,
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return checked_model<theta_powertcp>(
-                     "theta-powertcp", theta_powertcp_params{.host_rate = c.host_rate,
-                                                             .base_rtt = c.base_rtt,
-                                                             .expected_flows = c.expected_flows});
+                 return scenario_model<theta_powertcp>(
+                     "theta-powertcp", c,
+                     theta_powertcp_params{.host_rate = c.host_rate,
+                                           .base_rtt = c.base_rtt,
+                                           .expected_flows = c.expected_flows});
                }});
   // TIMELY: RTT samples only, the paper's thresholds, delta, beta, alpha and 16 KB segment
   // (§6), its rate capped at the NIC rate and min RTT = the path's base RTT. An ACK completes
@@ -78,15 +198,15 @@ template <class C>
   v.push_back({"timely", "TIMELY, RTT gradient (SIGCOMM'15 Algorithm 1)",
                [](switch_config& sw, const cc_context&) { sw.int_push = false; },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return checked_model<timely>(
-                     "timely", timely_params{.min_rtt = c.base_rtt, .line_rate = c.host_rate});
+                 return scenario_model<timely>(
+                     "timely", c, timely_params{.min_rtt = c.base_rtt, .line_rate = c.host_rate});
                }});
   // Swift: RTT samples only, the defaults of netcc::swift_params (50 us base target and a
   // 200 us flow-scaling range, as Bolt §5.3 configures Swift), packets of MTU - 40 B payload.
   v.push_back({"swift", "Swift, delay target with flow scaling (SIGCOMM'20 Algorithm 1)",
                [](switch_config& sw, const cc_context&) { sw.int_push = false; },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return checked_model<swift>("swift", swift_params{.mss = c.mtu - bytes{40}});
+                 return scenario_model<swift>("swift", c, swift_params{.mss = c.mtu - bytes{40}});
                }});
   // TCP Vegas: RTT samples only, a window of whole segments (MSS = MTU - 40 B of IPv4 and TCP
   // headers), the paper's alpha = 2, beta = 4, gamma = 1, and growth only while the window limits
@@ -100,10 +220,10 @@ template <class C>
                }});
   v.push_back({"hpcc", "HPCC with INT (SIGCOMM'19 Algorithm 1)", nullptr,
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return checked_model<hpcc>("hpcc",
-                                            hpcc_params{.host_rate = c.host_rate,
-                                                        .base_rtt = c.base_rtt,
-                                                        .expected_flows = c.expected_flows});
+                 return scenario_model<hpcc>("hpcc", c,
+                                             hpcc_params{.host_rate = c.host_rate,
+                                                         .base_rtt = c.base_rtt,
+                                                         .expected_flows = c.expected_flows});
                }});
   // HPCC+ (FastTune §V-A "Schemes"): HPCC without its additive-increase stages (maxStage = 0),
   // the comparison FastTune's evaluation adds; otherwise HPCC's parameters.
@@ -113,7 +233,7 @@ template <class C>
                                .base_rtt = c.base_rtt,
                                .expected_flows = c.expected_flows};
                  p.max_stage = 0;
-                 return checked_model<hpcc>("hpcc-plus", p);
+                 return scenario_model<hpcc>("hpcc-plus", c, p);
                }});
   // Bolt: the switches run Bolt's ingress (SRCs at CC_THRESH, PRU and supply tokens, INC;
   // NSDI'23 Algorithm 1) instead of pushing INT; the sender is Algorithm 2 with §4.2's
@@ -125,6 +245,7 @@ template <class C>
                  sw.int_push = false;
                  sw.bolt = true;
                  sw.bolt_cfg.mtu = c.mtu;
+                 apply_scenario_params(c, sw.bolt_cfg);
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
                  return checked_model<bolt_sender>("bolt",
@@ -171,7 +292,7 @@ template <class C>
                  sw.ecn_at_dequeue = true;
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 auto m = checked_model<dcqcn>("dcqcn", dcqcn_params{.line_rate = c.host_rate});
+                 auto m = scenario_model<dcqcn>("dcqcn", c, dcqcn_params{.line_rate = c.host_rate});
                  m->set_tick(duration{5'000});
                  return m;
                }});

@@ -52,6 +52,8 @@
 
 namespace netcc::testbench {
 
+struct scenario;
+
 /// @brief What a controller factory is told about the flow it builds a controller for.
 struct cc_context {
   /// @brief The sending host's NIC rate.
@@ -64,6 +66,9 @@ struct cc_context {
   bytes mtu{};
   /// @brief The bottleneck link's rate.
   bit_rate bottleneck_rate{};
+  /// @brief The scenario whose controller-parameter keys (dcqcn_g, timely_t_low_us, ...)
+  /// replace the factory's defaults where set; none: the defaults.
+  const scenario* params = nullptr;
 };
 
 /// @brief A named controller constructor.
@@ -217,6 +222,62 @@ struct scenario {
   std::int64_t max_memory_mb = 0;
   /// @brief Retransmission timeout (go-back-N), us: network_config::rto.
   double rto_us = 1000;
+  // Controller parameters: NaN (unset) keeps the controller's own default or the value the
+  // runner derives from the scenario; a set value replaces it and is checked by the
+  // controller's validate() (netcc::make) before the run (check_controller).
+  static constexpr double unset = std::numeric_limits<double>::quiet_NaN();
+  /// @brief DCQCN g (alpha's gain, SIGCOMM'15 Eq. 1).
+  double dcqcn_g = unset;
+  /// @brief DCQCN K: alpha-update timer, us (SIGCOMM'15 §5 "K", 55 us).
+  double dcqcn_k_us = unset;
+  /// @brief DCQCN T: rate-increase timer, us (55 us).
+  double dcqcn_t_us = unset;
+  /// @brief DCQCN B: rate-increase byte counter, bytes (10 MB).
+  double dcqcn_b_bytes = unset;
+  /// @brief DCQCN R_AI: additive-increase step, Mbps (5 Mbps).
+  double dcqcn_r_ai_mbps = unset;
+  /// @brief DCQCN R_HI: hyper-increase step, Mbps (50 Mbps).
+  double dcqcn_r_hi_mbps = unset;
+  /// @brief DCQCN F: fast-recovery stages (5).
+  double dcqcn_f = unset;
+  /// @brief TIMELY T_low, us (SIGCOMM'15 Algorithm 1, 50 us).
+  double timely_t_low_us = unset;
+  /// @brief TIMELY T_high, us (500 us).
+  double timely_t_high_us = unset;
+  /// @brief TIMELY alpha: EWMA weight of the RTT difference (0.02).
+  double timely_alpha = unset;
+  /// @brief TIMELY beta: multiplicative decrease (0.8).
+  double timely_beta = unset;
+  /// @brief TIMELY delta: additive step, Mbps (10 Mbps).
+  double timely_delta_mbps = unset;
+  /// @brief TIMELY HAI: completions of negative gradient before hyper-active increase (5).
+  double timely_hai = unset;
+  /// @brief PowerTCP gamma: EWMA weight of the window update (NSDI'22 Algorithm 1, 0.9).
+  double powertcp_gamma = unset;
+  /// @brief PowerTCP beta: additive increase, bytes (0: HostBw x tau / N).
+  double powertcp_beta_bytes = unset;
+  /// @brief HPCC eta: target utilisation (SIGCOMM'19 Algorithm 1, 0.95).
+  double hpcc_eta = unset;
+  /// @brief HPCC W_AI, bytes (0: the paper's rule from HostBw, T and N).
+  double hpcc_w_ai_bytes = unset;
+  /// @brief HPCC maxStage (5; hpcc-plus uses 0).
+  double hpcc_max_stage = unset;
+  /// @brief Swift base (fabric) target delay, us (SIGCOMM'20 §3.1, 50 us).
+  double swift_base_target_us = unset;
+  /// @brief Swift per-hop scaling of the fabric target, us (1 us).
+  double swift_per_hop_us = unset;
+  /// @brief Swift endpoint target delay, us (50 us).
+  double swift_endpoint_target_us = unset;
+  /// @brief Swift flow-scaling range, us (200 us).
+  double swift_fs_range_us = unset;
+  /// @brief Swift additive increase, packets per RTT (1).
+  double swift_ai = unset;
+  /// @brief Swift beta: multiplicative-decrease factor (0.8).
+  double swift_beta = unset;
+  /// @brief Swift max_mdf: largest multiplicative decrease (0.5).
+  double swift_max_mdf = unset;
+  /// @brief Bolt switches' CC_THRESH, bytes (NSDI'23 Algorithm 1; one MTU).
+  double bolt_cc_thresh_bytes = unset;
   /// @brief Where the named CDFs live (not a key: set by the runner; data/cdf of the source
   /// tree by default).
 #ifdef NETCC_DATA_DIR
@@ -410,7 +471,48 @@ struct key_info {
        &sc::pfc},
       {"rto_us", "us", 1, 1e7, "retransmission timeout (go-back-N)", &sc::rto_us},
       {"max_memory_mb", "MiB", 0, 1e9, "most memory a run may take (0: half of this machine's)",
-       &sc::max_memory_mb}};
+       &sc::max_memory_mb},
+      // Controller parameters (unset: the controller's default); any number passes here, the
+      // controller's validate() has the rule (check_controller names the key).
+      {"dcqcn_g", "", -1e18, 1e18, "DCQCN g, alpha's gain (1/256)", &sc::dcqcn_g},
+      {"dcqcn_k_us", "us", -1e18, 1e18, "DCQCN K, alpha-update timer (55)", &sc::dcqcn_k_us},
+      {"dcqcn_t_us", "us", -1e18, 1e18, "DCQCN T, rate-increase timer (55)", &sc::dcqcn_t_us},
+      {"dcqcn_b_bytes", "B", -1e18, 1e18, "DCQCN B, rate-increase byte counter (10 MB)",
+       &sc::dcqcn_b_bytes},
+      {"dcqcn_r_ai_mbps", "Mbps", -1e18, 1e18, "DCQCN R_AI, additive increase (5)",
+       &sc::dcqcn_r_ai_mbps},
+      {"dcqcn_r_hi_mbps", "Mbps", -1e18, 1e18, "DCQCN R_HI, hyper increase (50)",
+       &sc::dcqcn_r_hi_mbps},
+      {"dcqcn_f", "", -1e18, 1e18, "DCQCN F, fast-recovery stages (5)", &sc::dcqcn_f},
+      {"timely_t_low_us", "us", -1e18, 1e18, "TIMELY T_low (50)", &sc::timely_t_low_us},
+      {"timely_t_high_us", "us", -1e18, 1e18, "TIMELY T_high (500)", &sc::timely_t_high_us},
+      {"timely_alpha", "", -1e18, 1e18, "TIMELY alpha, EWMA weight (0.02)", &sc::timely_alpha},
+      {"timely_beta", "", -1e18, 1e18, "TIMELY beta, multiplicative decrease (0.8)",
+       &sc::timely_beta},
+      {"timely_delta_mbps", "Mbps", -1e18, 1e18, "TIMELY delta, additive step (10)",
+       &sc::timely_delta_mbps},
+      {"timely_hai", "", -1e18, 1e18, "TIMELY HAI threshold, completions (5)", &sc::timely_hai},
+      {"powertcp_gamma", "", -1e18, 1e18, "PowerTCP gamma, EWMA weight (0.9)", &sc::powertcp_gamma},
+      {"powertcp_beta_bytes", "B", -1e18, 1e18,
+       "PowerTCP beta, additive increase (0: HostBw tau/N)", &sc::powertcp_beta_bytes},
+      {"hpcc_eta", "", -1e18, 1e18, "HPCC eta, target utilisation (0.95)", &sc::hpcc_eta},
+      {"hpcc_w_ai_bytes", "B", -1e18, 1e18, "HPCC W_AI (0: from HostBw, T and N)",
+       &sc::hpcc_w_ai_bytes},
+      {"hpcc_max_stage", "", -1e18, 1e18, "HPCC maxStage (5; hpcc-plus 0)", &sc::hpcc_max_stage},
+      {"swift_base_target_us", "us", -1e18, 1e18, "Swift base fabric target (50)",
+       &sc::swift_base_target_us},
+      {"swift_per_hop_us", "us", -1e18, 1e18, "Swift per-hop target scaling (1)",
+       &sc::swift_per_hop_us},
+      {"swift_endpoint_target_us", "us", -1e18, 1e18, "Swift endpoint target (50)",
+       &sc::swift_endpoint_target_us},
+      {"swift_fs_range_us", "us", -1e18, 1e18, "Swift flow-scaling range (200)",
+       &sc::swift_fs_range_us},
+      {"swift_ai", "", -1e18, 1e18, "Swift additive increase, packets per RTT (1)", &sc::swift_ai},
+      {"swift_beta", "", -1e18, 1e18, "Swift beta, multiplicative decrease (0.8)", &sc::swift_beta},
+      {"swift_max_mdf", "", -1e18, 1e18, "Swift max_mdf, largest decrease (0.5)",
+       &sc::swift_max_mdf},
+      {"bolt_cc_thresh_bytes", "B", -1e18, 1e18, "Bolt switches' CC_THRESH (one MTU)",
+       &sc::bolt_cc_thresh_bytes}};
   return table;
 }
 
@@ -1430,19 +1532,54 @@ struct run_summary {
           .base_rtt = scenario_base_rtt(s, cfg),
           .expected_flows = s.expected_flows,
           .mtu = cfg.mtu,
-          .bottleneck_rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)}};
+          .bottleneck_rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)},
+          .params = &s};
 }
 
 /// @brief Empty when controller `cc` can be built for `s` (its factory's checked construction
 /// accepts the parameters the scenario derives); otherwise the reason, naming fields, values
 /// and rules. The runner asks this before it runs or writes anything.
+///
+/// A controller-parameter key (dcqcn_g, ...) the controller refuses is named with its value:
+/// each set key is tried alone, and the first the controller refuses alone is the one reported
+/// ("dcqcn_g = 2: dcqcn: ... g must be in (0, 1]"); when only their combination is refused, the
+/// set keys are listed before the controller's reason.
 [[nodiscard]] inline std::string check_controller(const scenario& s, const cc_entry& cc) {
-  try {
-    (void)cc.make(scenario_cc_context(s));
-  } catch (const std::exception& e) {
-    return e.what();
+  const auto refusal = [&](const scenario& t) -> std::string {
+    try {
+      const cc_context ctx = scenario_cc_context(t);
+      switch_config sw{};
+      if (cc.configure_switch) cc.configure_switch(sw, ctx);
+      (void)cc.make(ctx);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return {};
+  };
+  std::string why = refusal(s);
+  if (why.empty()) return {};
+  // The controller-parameter keys set in `s`: those whose field is a double defaulting to NaN.
+  const scenario defaults{};
+  std::vector<const key_info*> set;
+  for (const auto& k : scenario_key_table())
+    if (const auto* m = std::get_if<double scenario::*>(&k.field);
+        m && std::isnan(defaults.**m) && !std::isnan(s.**m))
+      set.push_back(&k);
+  if (set.empty()) return why;
+  scenario alone = s;
+  for (const key_info* k : set) alone.*std::get<double scenario::*>(k->field) = scenario::unset;
+  std::string names;
+  for (const key_info* k : set) {
+    const auto m = std::get<double scenario::*>(k->field);
+    alone.*m = s.*m;
+    if (auto err = refusal(alone); !err.empty()) {
+      const std::string shown = std::string(k->name) + " = " + k->value_in(s) + ": ";
+      return err.starts_with(shown) ? err : shown + err;  // a unit check names the key itself
+    }
+    alone.*m = scenario::unset;
+    names += (names.empty() ? "" : ", ") + std::string(k->name) + " = " + k->value_in(s);
   }
-  return {};
+  return names + " together: " + why;
 }
 
 /// @brief The window over which run_scenario computes Jain's index of the long flows: of the

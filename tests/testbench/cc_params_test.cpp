@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// Scenario keys for controller parameters: each key reaches its controller's parameter struct
+// in the right unit, an unset key leaves the factory's value, and a value the controller's own
+// validate() refuses is reported naming the key, the value and the rule (check_controller).
+#include <netcc/testbench/controllers.hpp>
+#include <netcc/testbench/scenario.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <string>
+
+namespace tb = netcc::testbench;
+
+namespace {
+
+template <class C>
+typename netcc::controller_traits<C>::params_type params_of(const tb::scenario& s,
+                                                            const std::string& cc) {
+  const auto entry = tb::find_controller(cc);
+  EXPECT_TRUE(entry.has_value()) << cc;
+  const auto made = entry->make(tb::scenario_cc_context(s));
+  const auto* model = dynamic_cast<const tb::cc_model<C>*>(made.get());
+  EXPECT_NE(model, nullptr) << cc;
+  return model->controller().params();
+}
+
+tb::scenario with(std::initializer_list<std::pair<const char*, const char*>> keys) {
+  tb::scenario s;
+  for (const auto& [k, v] : keys) EXPECT_EQ(tb::set_key(s, k, v), "") << k;
+  return s;
+}
+
+}  // namespace
+
+TEST(CcParams, DcqcnKeysReachTheReactionPointInTheirUnits) {
+  const auto s = with({{"dcqcn_g", "0.0625"},
+                       {"dcqcn_k_us", "60"},
+                       {"dcqcn_t_us", "300"},
+                       {"dcqcn_b_bytes", "150000"},
+                       {"dcqcn_r_ai_mbps", "40"},
+                       {"dcqcn_r_hi_mbps", "200"},
+                       {"dcqcn_f", "3"}});
+  const auto p = params_of<netcc::dcqcn>(s, "dcqcn");
+  EXPECT_EQ(p.g, 0.0625);
+  EXPECT_EQ(p.alpha_timer, netcc::duration{60'000});
+  EXPECT_EQ(p.rate_timer, netcc::duration{300'000});
+  EXPECT_EQ(p.byte_counter, netcc::bytes{150'000});
+  EXPECT_EQ(p.r_ai, netcc::bit_rate{40'000'000});
+  EXPECT_EQ(p.r_hi, netcc::bit_rate{200'000'000});
+  EXPECT_EQ(p.f, 3u);
+}
+
+TEST(CcParams, UnsetKeysLeaveTheFactorysValues) {
+  const tb::scenario s;
+  const auto d = params_of<netcc::dcqcn>(s, "dcqcn");
+  EXPECT_EQ(d.g, netcc::dcqcn_params{}.g);
+  EXPECT_EQ(d.line_rate, tb::scenario_cc_context(s).host_rate);  // the factory's own value
+  EXPECT_EQ(params_of<netcc::hpcc>(s, "hpcc-plus").max_stage, 0);
+  // Unset keys are not written back as scenario text.
+  EXPECT_EQ(tb::format_scenario(s).find("dcqcn_"), std::string::npos);
+  const auto t = with({{"hpcc_eta", "0.9"}});
+  EXPECT_NE(tb::format_scenario(t).find("hpcc_eta = 0.9\n"), std::string::npos);
+}
+
+TEST(CcParams, TimelyPowertcpHpccSwiftAndBoltKeysReachTheirControllers) {
+  const auto s = with({{"timely_t_low_us", "30"},
+                       {"timely_t_high_us", "300"},
+                       {"timely_alpha", "0.1"},
+                       {"timely_beta", "0.5"},
+                       {"timely_delta_mbps", "20"},
+                       {"timely_hai", "7"},
+                       {"powertcp_gamma", "0.8"},
+                       {"powertcp_beta_bytes", "3000"},
+                       {"hpcc_eta", "0.9"},
+                       {"hpcc_w_ai_bytes", "500"},
+                       {"hpcc_max_stage", "2"},
+                       {"swift_base_target_us", "25"},
+                       {"swift_fs_range_us", "100"},
+                       {"swift_beta", "0.7"},
+                       {"bolt_cc_thresh_bytes", "3000"}});
+  const auto ti = params_of<netcc::timely>(s, "timely");
+  EXPECT_EQ(ti.t_low, netcc::duration{30'000});
+  EXPECT_EQ(ti.t_high, netcc::duration{300'000});
+  EXPECT_EQ(ti.alpha, 0.1);
+  EXPECT_EQ(ti.beta, 0.5);
+  EXPECT_EQ(ti.delta, netcc::bit_rate{20'000'000});
+  EXPECT_EQ(ti.hai_threshold, 7u);
+  const auto pt = params_of<netcc::powertcp>(s, "powertcp");
+  EXPECT_EQ(pt.gamma, 0.8);
+  EXPECT_EQ(pt.beta, netcc::bytes{3000});
+  EXPECT_EQ(params_of<netcc::theta_powertcp>(s, "theta-powertcp").gamma, 0.8);
+  const auto hp = params_of<netcc::hpcc>(s, "hpcc");
+  EXPECT_EQ(hp.eta, 0.9);
+  EXPECT_EQ(hp.w_ai, netcc::bytes{500});
+  EXPECT_EQ(hp.max_stage, 2);
+  EXPECT_EQ(params_of<netcc::hpcc>(s, "hpcc-plus").max_stage, 2);  // the key wins
+  const auto sw = params_of<netcc::swift>(s, "swift");
+  EXPECT_EQ(sw.base_target, netcc::duration{25'000});
+  EXPECT_EQ(sw.fs_range, netcc::duration{100'000});
+  EXPECT_EQ(sw.beta, 0.7);
+  tb::switch_config bolt_switch{};
+  tb::find_controller("bolt")->configure_switch(bolt_switch, tb::scenario_cc_context(s));
+  EXPECT_EQ(bolt_switch.bolt_cfg.cc_thresh, netcc::bytes{3000});
+}
+
+TEST(CcParams, RefusedValuesNameTheKeyTheValueAndTheRule) {
+  const auto dcqcn = *tb::find_controller("dcqcn");
+  EXPECT_EQ(tb::check_controller(tb::scenario{}, dcqcn), "");
+  // The controller's validate() has the rule; the key and value come first.
+  const std::string g = tb::check_controller(with({{"dcqcn_g", "2"}}), dcqcn);
+  EXPECT_EQ(g.rfind("dcqcn_g = 2: ", 0), 0u) << g;
+  EXPECT_NE(g.find("must be in (0, 1]"), std::string::npos) << g;
+  // Of several set keys, the one refused alone is named.
+  const std::string two =
+      tb::check_controller(with({{"dcqcn_t_us", "100"}, {"dcqcn_g", "-1"}}), dcqcn);
+  EXPECT_EQ(two.rfind("dcqcn_g = -1: ", 0), 0u) << two;
+  // Whole-number fields refuse fractions before the controller sees them.
+  const std::string f = tb::check_controller(with({{"dcqcn_f", "2.5"}}), dcqcn);
+  EXPECT_EQ(f.rfind("dcqcn_f = 2.5: must be a whole number", 0), 0u) << f;  // named once
+  const std::string eta =
+      tb::check_controller(with({{"hpcc_eta", "1.5"}}), *tb::find_controller("hpcc"));
+  EXPECT_EQ(eta.rfind("hpcc_eta = 1.5: ", 0), 0u) << eta;
+  const std::string thresh =
+      tb::check_controller(with({{"bolt_cc_thresh_bytes", "0"}}), *tb::find_controller("bolt"));
+  EXPECT_EQ(thresh.rfind("bolt_cc_thresh_bytes = 0: ", 0), 0u) << thresh;
+  // Keys of another controller do not concern this one.
+  EXPECT_EQ(tb::check_controller(with({{"hpcc_eta", "1.5"}}), dcqcn), "");
+}
+
+RC_GTEST_PROP(CcParams, AnyGInTheUnitIntervalIsAcceptedAndKept, ()) {
+  const double g = *rc::gen::inRange(1, 1'000'000) / 1e6;
+  tb::scenario s;
+  RC_ASSERT(tb::set_key(s, "dcqcn_g", std::to_string(g)) == "");
+  RC_ASSERT(tb::check_controller(s, *tb::find_controller("dcqcn")) == "");
+  const auto made = tb::find_controller("dcqcn")->make(tb::scenario_cc_context(s));
+  RC_ASSERT(dynamic_cast<const tb::cc_model<netcc::dcqcn>&>(*made).controller().params().g ==
+            s.dcqcn_g);
+}
