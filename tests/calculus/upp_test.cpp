@@ -137,6 +137,20 @@ TEST(Upp, DoubleWithCommensurablePeriods) {
       1502.0);
 }
 
+TEST(Upp, BacklogOfAStaircaseAtARateServer) {
+  // f = 3 ceil(t / 2), g = 2 t: f - g is 3 (k + 1) - 2 t on (2k, 2k + 2], largest at t = 2k+:
+  // 3 (k + 1) - 4 k = 3 - k, so the supremum is 3 (t = 0+); by hand from the definition.
+  const upp f = upp::staircase(q(3), q(2));
+  const upp g = upp::from_curve(curve::rate(q(2)));
+  const auto v = vertical_deviation(f, g);
+  ASSERT_TRUE(v.valid());
+  EXPECT_EQ(v.value, E(3));
+  // the other way round the rates decide: 2 t outgrows 3/2 t
+  EXPECT_EQ(vertical_deviation(g, f).value, ext::infinity());
+  // equal rates: 3 ceil(t / 2) against 3/2 t, largest just after each step: 3
+  EXPECT_EQ(vertical_deviation(f, upp::from_curve(curve::rate(q(3, 2)))).value, E(3));
+}
+
 // ------------------------------------------------------------------ properties
 
 // A random UPP curve: a random (possibly non-monotone, finite) curve as base, transient
@@ -187,7 +201,7 @@ RC_GTEST_PROP(UppLaws, CanonicalFormIsTheSameFunction, ()) {
   const upp u = upp::make(base, t0, d, c);
   RC_ASSERT(u.valid());
   RC_ASSERT(upp::make(u.base(), u.transient(), u.period(), u.rise()) == u);
-  RC_ASSERT(!(t0 < u.transient()) || u.transient() <= t0 + d);
+  RC_ASSERT(u.transient() <= t0 + u.period());  // T <= t0, or a + d with a <= t0
   // the definition, unrolled by hand: f(t) = base(t) below t0 + d, f(t + d) = f(t) + c
   for (const rational& t : calc_test::grid(t0 + d * rational{3}, q(1, 4))) {
     rational x = t;
@@ -245,6 +259,23 @@ RC_GTEST_PROP(UppLaws, ConvolutionMatchesDefinitionAndLaws, ()) {
   const curve ug = g.unroll(hz);
   for (const rational& t : calc_test::grid(hz, q(1, 4))) {
     RC_ASSERT(h(t) == calc_test::brute_conv(uf, ug, t));
+  }
+  // the backlog bound against the supremum of f - g over a long sampled horizon (a lower
+  // bound on it) and, for equal or slower f, no more than the horizon's supremum with limits
+  const auto v = vertical_deviation(f, g);
+  RC_ASSERT(v.valid());
+  ext sampled = f(q(0)) + ext{-g(q(0)).value()};
+  for (const rational& t : calc_test::grid(hz * rational{2}, q(1, 8))) {
+    const ext ft = f(t);
+    const ext gt = g(t);
+    if (gt.is_inf()) continue;
+    const ext d = ft.is_inf() ? ft : ext{ft.value() - gt.value()};
+    sampled = calc_test::emax(sampled, d);
+  }
+  RC_ASSERT(sampled <= v.value);
+  if (v.value.is_finite()) {
+    RC_ASSERT(v.value ==
+              vertical_deviation(f.unroll(hz * rational{2}), g.unroll(hz * rational{2})).value);
   }
   const upp k = *gen_upp(mono);
   const upp lhs = convolve(f, min(g, k));

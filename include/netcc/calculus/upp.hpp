@@ -648,6 +648,36 @@ template <CurveNumber T>
   return detail::upp_minmax<T>(f, g, true);
 }
 
+/// @brief Vertical deviation v(f, g) = sup_{t >= 0} {f(t) - g(t)} (the backlog bound, as
+/// netcc::calculus::vertical_deviation for curves: limits count, times where g is +infinity
+/// are left out). +infinity when f grows faster than g (rho_f > rho_g). Otherwise, with
+/// l = lcm(d_f, d_g) and T = max(T_f, T_g), (f - g)(t + l) = (f - g)(t) + l (rho_f - rho_g)
+/// <= (f - g)(t) for t >= T, so the supremum is taken over [0, T + l] on the unrolled curves.
+/// @code
+/// using netcc::calculus::upp;
+/// auto v = vertical_deviation(upp::staircase(3, 2), upp::from_curve(netcc::calculus::curve::rate(2)));
+/// // 3: just after each step, 3 (k + 1) - 2 (2 k)+ ... at t = 0+
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] deviation<T> vertical_deviation(const basic_upp<T>& f, const basic_upp<T>& g) {
+  using ext = extended<T>;
+  if (!f.valid()) return {ext{}, f.error()};
+  if (!g.valid()) return {ext{}, g.error()};
+  bool fi = false;
+  bool gi = false;
+  const T rf = detail::upp_rate(f, fi);
+  const T rg = detail::upp_rate(g, gi);
+  if (!gi && (fi || rg < rf)) return {ext::infinity(), curve_error::none};
+  T l{};
+  std::int64_t kf = 0;
+  std::int64_t kg = 0;
+  if (!detail::upp_lcm<T>(f.period(), g.period(), l, kf, kg)) {
+    return {ext{}, curve_error::bad_argument};
+  }
+  const T h = (f.transient() < g.transient() ? g.transient() : f.transient()) + l;
+  return vertical_deviation(f.unroll(h), g.unroll(h));
+}
+
 /// @brief Min-plus convolution of UPP curves by transient and periodic parts (see the file
 /// comment).
 /// Exact for rational. Cost: convolve on curves unrolled to T_f + T_g + a few periods.
