@@ -723,6 +723,29 @@ calculus::extended<T> curve_sup(std::span<const cbp<T>> c, calculus::curve_error
   return s;
 }
 
+// Exactly (no rounding tolerance) finite, concave, non-decreasing and 0 at 0: what
+// basic_curve::shape() reports as concave && non_decreasing with f(0) = 0, in one tight pass.
+template <class T>
+bool concave_origin_exact(std::span<const cbp<T>> c) {
+  const cbp<T>& p0 = c[0];
+  if (!(p0.value == cext<T>{}) || p0.right.is_inf() || p0.right.value() < T{} || p0.slope < T{}) {
+    return false;
+  }
+  for (std::size_t i = 1; i < c.size(); ++i) {
+    const cbp<T>& q = c[i - 1];
+    const cbp<T>& p = c[i];
+    if (p.value.is_inf() || p.right.is_inf() || q.slope < p.slope || p.slope < T{}) {
+      return false;
+    }
+    const T left = q.right.value() + q.slope * (p.t - q.t);
+    if (!calculus::curve_number<T>::good(left) || !(left == p.value.value()) ||
+        !(p.value == p.right)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The previous general algorithm, kept as a reference for the tests: all pieces of the
 // decomposition materialised, lower envelope by a balanced tree of pointwise minima;
 // O(n m log(n m)) time and O(n m) memory.
@@ -1107,6 +1130,10 @@ template <CurveNumber T>
   if (detail::is_delayed_affine<T>(F) && g.is_non_decreasing()) {
     return detail::conv_delayed_affine<T>(G, F);
   }
+  // The concave case first by an exact one-pass check (a curve with two or more breakpoints
+  // that passes it is not convex, so the order of the cases does not matter); for double a
+  // curve concave only up to rounding goes on to the tolerant shape() checks below.
+  if (detail::concave_origin_exact<T>(F) && detail::concave_origin_exact<T>(G)) return min(f, g);
   const curve_shape sf = f.shape();
   const curve_shape sg = g.shape();
   const bool mono = sf.non_decreasing && sg.non_decreasing;
