@@ -82,7 +82,9 @@ case "$case_name" in
   fattree_odd_k)
     reject 'fattree_k = 5: must be even' --set topology=fattree --set fattree_k=5 ;;
   conflict_dt_alpha)
-    reject 'dt_alpha = 2: conflicts with shared_buffer_bytes = 0' --set dt_alpha=2 ;;
+    reject 'dt_alpha = 2: conflicts with shared_buffer_bytes = 0' --set dt_alpha=2
+    reject 'rtt_noise_normal_ns = 5: conflicts with rtt_noise_uniform_ns = 20' \
+      --set rtt_noise_uniform_ns=20 --set rtt_noise_normal_ns=5 ;;
   conflict_fattree_key)
     reject 'hosts_per_tor = 8: conflicts with topology = star' --set hosts_per_tor=8 ;;
   sweep_no_values)

@@ -137,3 +137,32 @@ RC_GTEST_PROP(CcParams, AnyGInTheUnitIntervalIsAcceptedAndKept, ()) {
   RC_ASSERT(dynamic_cast<const tb::cc_model<netcc::dcqcn>&>(*made).controller().params().g ==
             s.dcqcn_g);
 }
+
+TEST(CcParams, OneRttNoiseDistributionPerRun) {
+  EXPECT_EQ(tb::check(with({{"rtt_noise_uniform_ns", "500"}})), "");
+  EXPECT_EQ(tb::check(with({{"rtt_noise_normal_ns", "500"}})), "");
+  const std::string both =
+      tb::check(with({{"rtt_noise_uniform_ns", "500"}, {"rtt_noise_normal_ns", "200"}}));
+  EXPECT_EQ(both.rfind("rtt_noise_normal_ns = 200: conflicts with rtt_noise_uniform_ns = 500", 0),
+            0u)
+      << both;
+  EXPECT_NE(tb::set_key(*std::make_unique<tb::scenario>(), "rtt_noise_normal_ns", "-1"), "");
+}
+
+// The noise reaches the controllers: TIMELY on the incast sees RTTs past T_low, so its run
+// differs, while the run without noise is unchanged by the keys' existence.
+TEST(CcParams, RttNoiseKeysReachTheRun) {
+  auto s = tb::builtin_scenarios().at("incast").second;
+  s.duration_us = 300;
+  s.sample_ns = 10'000;
+  const auto timely = *tb::find_controller("timely");
+  tb::series a, b, c;
+  const auto plain = tb::run_scenario(s, timely, a);
+  const auto again = tb::run_scenario(s, timely, b);
+  EXPECT_EQ(a.columns, b.columns);
+  ASSERT_EQ(tb::set_key(s, "rtt_noise_uniform_ns", "200000"), "");  // past T_low
+  const auto noisy = tb::run_scenario(s, timely, c);
+  EXPECT_NE(a.columns, c.columns);
+  EXPECT_EQ(plain.hops, again.hops);
+  (void)noisy;
+}

@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -676,4 +677,61 @@ TEST(Network, SharedBufferSharesByDynamicThresholds) {
     const auto two = run(alpha, 2);
     for (const double q : two) EXPECT_NEAR(q, alpha / (1 + 2 * alpha) * 300'000, 3200) << alpha;
   }
+}
+
+namespace {
+
+// Records every RTT sample.
+class rtt_recorder {
+ public:
+  explicit rtt_recorder(netcc::bytes w) : w_(w) {}
+  void on_ack(const netcc::ack_event& a) { samples_.push_back(a.rtt.count()); }
+  [[nodiscard]] netcc::bytes cwnd() const { return w_; }
+  netcc::bytes w_;
+  std::vector<std::int64_t> samples_;
+};
+
+// One flow with a window far below the BDP (no queue: every RTT the same) and the given noise.
+std::vector<std::int64_t> noisy_rtts(tb::rtt_noise kind, std::int64_t ns, std::uint64_t seed) {
+  tb::network net{{.seed = seed, .noise = kind, .rtt_noise_ns = netcc::duration{ns}}};
+  const auto d = tb::make_dumbbell(net, 1, {.rate = 100_Gbps, .delay = 1_us},
+                                   {.rate = 100_Gbps, .delay = 1_us}, {});
+  net.add_flow({.src = d.senders[0],
+                .dst = d.receivers[0],
+                .cc = std::make_unique<tb::cc_model<rtt_recorder>>("rec", netcc::bytes{1460})});
+  net.run_until(netcc::timestamp{2'000'000});
+  return dynamic_cast<const tb::cc_model<rtt_recorder>&>(net.controller(0)).controller().samples_;
+}
+
+}  // namespace
+
+// TIMELY Figure 12's noise: uniform stays within +-w of the noiseless RTT and spreads over it;
+// normal has about the asked standard deviation; the samples are a function of the seed.
+TEST(Network, RttNoiseIsUniformOrNormalPerSampleAndSeeded) {
+  const auto clean = noisy_rtts(tb::rtt_noise::none, 5'000, 1);
+  ASSERT_GT(clean.size(), 100u);
+  const std::int64_t base = clean[1];
+  for (std::size_t i = 1; i < clean.size(); ++i) ASSERT_EQ(clean[i], base);  // no queue
+  const auto uni = noisy_rtts(tb::rtt_noise::uniform, 2'000, 1);
+  ASSERT_EQ(uni.size(), clean.size());  // the packets' timing is unchanged
+  std::int64_t lo = base, hi = base;
+  for (std::size_t i = 1; i < uni.size(); ++i) {
+    EXPECT_LE(std::abs(uni[i] - base), 2'000);
+    lo = std::min(lo, uni[i]);
+    hi = std::max(hi, uni[i]);
+  }
+  EXPECT_LT(lo, base - 1'500);
+  EXPECT_GT(hi, base + 1'500);
+  const auto norm = noisy_rtts(tb::rtt_noise::normal, 1'000, 1);
+  double sum = 0, sq = 0;
+  for (std::size_t i = 1; i < norm.size(); ++i) {
+    const auto x = static_cast<double>(norm[i] - base);
+    sum += x;
+    sq += x * x;
+  }
+  const auto n = static_cast<double>(norm.size() - 1);
+  EXPECT_NEAR(sum / n, 0.0, 150.0);
+  EXPECT_NEAR(std::sqrt(sq / n - (sum / n) * (sum / n)), 1'000.0, 150.0);
+  EXPECT_EQ(noisy_rtts(tb::rtt_noise::uniform, 2'000, 1), uni);
+  EXPECT_NE(noisy_rtts(tb::rtt_noise::uniform, 2'000, 2), uni);
 }

@@ -57,6 +57,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <numbers>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -132,6 +133,13 @@ struct switch_config {
   double dt_alpha = 1.0;
 };
 
+/// @brief Noise added to every RTT sample a sender's controller sees (network_config).
+enum class rtt_noise : std::uint8_t {
+  none,     ///< the RTT as simulated
+  uniform,  ///< plus a draw uniform in [-rtt_noise_ns, +rtt_noise_ns]
+  normal,   ///< plus a normal draw of standard deviation rtt_noise_ns
+};
+
 /// @brief Engine-wide settings.
 struct network_config {
   /// @brief Seed of the RNG used for ECN marking and ECMP hashing.
@@ -165,6 +173,14 @@ struct network_config {
   /// and routes; netcc::testbench::network::memory_bytes); 0: no limit. The check runs every
   /// 65536 events: past the limit run_until stops early and over_memory_limit() says so.
   std::uint64_t memory_limit = 0;
+  /// @brief Measurement noise on each RTT sample given to a controller (ACKs and S-ACKs), as
+  /// TIMELY SIGCOMM'15 §5 / Figure 12 adds it to study the gradient's sensitivity: one draw
+  /// per sample from its own generator (seeded from `seed`, so other random choices do not
+  /// change), rounded to the ns; a sample never goes below 1 ns. The packets' timing is not
+  /// affected, only what the controller measures.
+  rtt_noise noise = rtt_noise::none;
+  /// @brief Half-width (uniform) or standard deviation (normal) of the RTT noise.
+  duration rtt_noise_ns{0};
 };
 
 /// @brief A flow to run.
@@ -246,7 +262,8 @@ struct series {
 class network {
  public:
   /// @brief An empty network.
-  explicit network(network_config cfg = {}) : cfg_(cfg), rng_(cfg.seed) {}
+  explicit network(network_config cfg = {})
+      : cfg_(cfg), rng_(cfg.seed), noise_rng_(cfg.seed ^ 0xD1B54A32D192ED03ULL) {}
 
   /// @brief Add a host; returns its id.
   node_id add_host() { return add_node(true, {}); }
@@ -1362,7 +1379,7 @@ class network {
                 .ack_seq = a.seq,
                 .snd_nxt = f.snd_nxt,
                 .acked = newly,
-                .rtt = now_ - a.sent_at,
+                .rtt = rtt_sample(a.sent_at),
                 .ecn_echo = a.ecn_echo,
                 .inc = a.inc,
                 .hops = int_copy(idx)};
@@ -1386,13 +1403,32 @@ class network {
     ack_event e{.now = now_,
                 .ack_seq = f.snd_una,
                 .snd_nxt = f.snd_nxt,
-                .rtt = now_ - a.sent_at,
+                .rtt = rtt_sample(a.sent_at),
                 .switch_ack = true,
                 .hops = int_copy(idx)};
     deliver(idx);
     if (!f.active) return;
     f.cc->on_ack(e);
     kick_host(f.src);
+  }
+
+  // The RTT a controller measures for a packet sent at `sent`: the simulated one, plus
+  // network_config's noise (uniform: 53 random bits scaled to [-w, w]; normal: Box-Muller on
+  // two such draws, so the samples are the same with every standard library).
+  [[nodiscard]] duration rtt_sample(timestamp sent) {
+    const duration rtt = now_ - sent;
+    if (cfg_.noise == rtt_noise::none || cfg_.rtt_noise_ns <= duration::zero()) return rtt;
+    const auto unit = [this] { return static_cast<double>(noise_rng_() >> 11) * 0x1p-53; };
+    const auto w = static_cast<double>(cfg_.rtt_noise_ns.count());
+    double d = 0;
+    if (cfg_.noise == rtt_noise::uniform) {
+      d = (2 * unit() - 1) * w;
+    } else {
+      const double u1 = 1 - unit(), u2 = unit();  // u1 in (0, 1]
+      d = std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2) * w;
+    }
+    const auto noisy = static_cast<double>(rtt.count()) + std::round(d);
+    return duration{noisy < 1 ? 1 : static_cast<std::int64_t>(noisy)};
   }
 
   void on_rto(flow_id id) {
@@ -1569,6 +1605,7 @@ class network {
 
   network_config cfg_;
   std::mt19937_64 rng_;
+  std::mt19937_64 noise_rng_;  // RTT noise only
   std::vector<node_state> nodes_;
   std::vector<flow_state> flows_;
   event_queue queue_;

@@ -222,6 +222,12 @@ struct scenario {
   std::int64_t max_memory_mb = 0;
   /// @brief Retransmission timeout (go-back-N), us: network_config::rto.
   double rto_us = 1000;
+  /// @brief RTT-measurement noise, uniform in [-x, x] ns per sample (0: none;
+  /// network_config::noise).
+  double rtt_noise_uniform_ns = 0;
+  /// @brief RTT-measurement noise, normal with this standard deviation in ns per sample (0:
+  /// none). At most one of the two noise keys may be set.
+  double rtt_noise_normal_ns = 0;
   // Controller parameters: NaN (unset) keeps the controller's own default or the value the
   // runner derives from the scenario; a set value replaces it and is checked by the
   // controller's validate() (netcc::make) before the run (check_controller).
@@ -470,6 +476,12 @@ struct key_info {
       {"pfc", "", 0, 1, "1: PFC at every switch (X_off 9.5, X_on 9.25 kB per port per Gbps)",
        &sc::pfc},
       {"rto_us", "us", 1, 1e7, "retransmission timeout (go-back-N)", &sc::rto_us},
+      {"rtt_noise_uniform_ns", "ns", 0, 1e9,
+       "noise on each RTT sample, uniform in [-x, x] (0: none; TIMELY Fig. 12)",
+       &sc::rtt_noise_uniform_ns},
+      {"rtt_noise_normal_ns", "ns", 0, 1e9,
+       "noise on each RTT sample, normal with this standard deviation (0: none)",
+       &sc::rtt_noise_normal_ns},
       {"max_memory_mb", "MiB", 0, 1e9, "most memory a run may take (0: half of this machine's)",
        &sc::max_memory_mb},
       // Controller parameters (unset: the controller's default); any number passes here, the
@@ -950,6 +962,13 @@ struct resource_limit_error : std::runtime_error {
     m << "dt_alpha = " << s.dt_alpha
       << ": conflicts with shared_buffer_bytes = 0 (Dynamic Thresholds share a switch's buffer; "
          "set shared_buffer_bytes)";
+    return m.str();
+  }
+  if (s.rtt_noise_uniform_ns > 0 && s.rtt_noise_normal_ns > 0) {
+    std::ostringstream m;
+    m << "rtt_noise_normal_ns = " << s.rtt_noise_normal_ns
+      << ": conflicts with rtt_noise_uniform_ns = " << s.rtt_noise_uniform_ns
+      << " (one noise distribution per run; set the other to 0)";
     return m.str();
   }
   if (s.topology != "fattree") {
@@ -1630,7 +1649,12 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
       .sample_interval = duration{s.sample_ns},
       .ack_every = static_cast<std::uint32_t>(s.ack_every),
       .ack_delay = duration{s.ack_delay_ns},
-      .memory_limit = memory_limit(s)};
+      .memory_limit = memory_limit(s),
+      .noise = s.rtt_noise_uniform_ns > 0
+                   ? rtt_noise::uniform
+                   : (s.rtt_noise_normal_ns > 0 ? rtt_noise::normal : rtt_noise::none),
+      .rtt_noise_ns = duration{static_cast<std::int64_t>(
+          std::llround(std::max(s.rtt_noise_uniform_ns, s.rtt_noise_normal_ns)))}};
   network net{cfg};
   const link_spec edge{.rate = bit_rate{static_cast<std::int64_t>(s.host_gbps * 1e9)},
                        .delay = duration{s.link_delay_ns},
