@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Switch-side per-packet cost: INT push (in-memory and in place on the wire encoding), Bolt
 // ingress (Algorithm 1 with the direct supply and with the §4.1 lookup table), the QoS form
-// (Algorithm 4, 8 levels), the Bolt header codec, and the FastTune switch (S-ACK and ACK
-// padding). Each iteration handles one packet; the label/counters give the state size.
+// (Algorithm 4, 8 levels), the supply token alone (Algorithm 3, direct and table), the Bolt
+// header codec, INT push on the wire format's stack, and the FastTune switch (S-ACK and ACK
+// padding) and its flow hash (§IV-B). Each iteration handles one packet; the label/counters
+// give the state size.
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -144,6 +146,54 @@ void BM_int_push_encoded(benchmark::State& state) {
   state.counters["stack_B"] = fmt::max_encoded_size;
 }
 BENCHMARK(BM_int_push_encoded);
+
+void BM_int_push_wire(benchmark::State& state) {
+  using fmt = netcc::hpcc_int_format;
+  const auto pv = ports(4096);
+  std::size_t i = 0;
+  fmt::stack s;
+  const netcc::int_push_params p;
+  std::int64_t now = 0;
+  for (auto _ : state) {
+    if (s.size() == 5) s.count = 0;  // a fresh packet every five hops
+    const netcc::int_port_view& port = pv[++i & 4095];
+    benchmark::DoNotOptimize(netcc::int_push_wire<fmt>(s, port, netcc::timestamp{++now}, p));
+  }
+  state.counters["stack_B"] = sizeof(s);
+}
+BENCHMARK(BM_int_push_wire);
+
+template <class Supply>
+void BM_bolt_supply_token(benchmark::State& state) {
+  const auto v = packets(4096);
+  netcc::bolt_port_state s;
+  const netcc::bolt_params p;
+  std::int64_t now = 0;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const pkt& x = v[i++ & 4095];
+    now += x.gap;
+    benchmark::DoNotOptimize(
+        netcc::bolt_supply_token(s, x.size, 100_Gbps, netcc::timestamp{now}, p, Supply{}));
+  }
+  state.counters["state_B"] = sizeof(netcc::bolt_port_state);
+}
+BENCHMARK(BM_bolt_supply_token<netcc::bolt_direct_supply>);
+BENCHMARK(BM_bolt_supply_token<t100>);
+
+void BM_fasttune_flow_hash(benchmark::State& state) {
+  std::mt19937_64 rng(9);
+  std::vector<netcc::fasttune_five_tuple> v(4096);
+  for (auto& t : v) {
+    const std::uint64_t r = rng();
+    t = {static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(r >> 32),
+         static_cast<std::uint16_t>(r >> 7), 80, 6};
+  }
+  std::size_t i = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(netcc::fasttune_flow_hash(netcc::fasttune_data_path(v[i++ & 4095])));
+}
+BENCHMARK(BM_fasttune_flow_hash);
 
 void BM_fasttune_switch(benchmark::State& state) {
   // A mix: every 8th packet starts a new flow (NewACK true: S-ACK), the rest alternate data

@@ -95,9 +95,15 @@ struct pfc_thresholds {
 /// @endcode
 [[nodiscard]] constexpr pfc_thresholds pfc_thresholds_for(bit_rate rate,
                                                           const pfc_params& p) noexcept {
-  const detail::i128 r = rate.count() < 0 ? 0 : rate.count();
-  return {bytes{detail::saturate_i64(detail::i128{p.x_off_per_gbps.count()} * r / 1'000'000'000)},
-          bytes{detail::saturate_i64(detail::i128{p.x_on_per_gbps.count()} * r / 1'000'000'000)}};
+  const std::int64_t r = rate.count() < 0 ? 0 : rate.count();
+  // x * r / 1 Gbps toward zero, saturating: in 64 bits when the product fits (the division by
+  // the constant is then a multiply and shift), else in 128 bits; the same value either way.
+  const auto scale = [r](std::int64_t x) constexpr noexcept {
+    std::int64_t prod = 0;
+    if (!__builtin_mul_overflow(x, r, &prod)) return prod / 1'000'000'000;
+    return detail::saturate_i64(detail::i128{x} * r / 1'000'000'000);
+  };
+  return {bytes{scale(p.x_off_per_gbps.count())}, bytes{scale(p.x_on_per_gbps.count())}};
 }
 
 /// @brief Pause state of one ingress port (and priority).

@@ -206,7 +206,10 @@ constexpr token_bucket_state token_bucket_state::full(const token_bucket_params&
   if (c >= need) return now;
   if (p.rate <= bit_rate{0}) return timestamp::max();
   const detail::i128 r = p.rate.count();
-  const detail::i128 dt = (need - c + r - 1) / r;  // ceil(deficit / r)
+  // ceil(deficit / r) in 64 bits: 0 < deficit <= b <= 2^30 B x 8e9 < 2^63 and r < 2^63, so
+  // deficit + r - 1 < 2^64 (a hardware division instead of a 128-bit one).
+  const auto num = static_cast<std::uint64_t>(need - c + r - 1);
+  const detail::i128 dt = num / static_cast<std::uint64_t>(p.rate.count());
   return timestamp{detail::saturate_i64(detail::i128{start.count()} + dt)};
 }
 
