@@ -2,13 +2,15 @@
 // Fuzz harness: ultimately pseudo-periodic curves (netcc/calculus/upp.hpp). Decodes bytes into
 // a few small exact UPP curves (a base curve of up to four breakpoints with jumps either way,
 // a transient, a period and a rise, or the packetiser and staircase shapes) and a sequence of
-// operations (+, min, max, convolution). Invariants after every operation:
+// operations (+, min, max, convolution, the deviations, dominance). Invariants after every
+// operation:
 //   * a result is valid, or invalid with a documented reason (overflow, bad argument);
 //   * a valid result is canonical: make() of its own parts returns it unchanged, and its
 //     transient, period and rise are good numbers with d > 0;
 //   * evaluation agrees with the unrolled curve on a horizon of two periods past the transient;
 //   * + and min are commutative; the convolution is commutative and equals the infimum of its
-//     definition on the unrolled operands at sampled times.
+//     definition on the unrolled operands at sampled times; min(f, g) is below f and g; the
+//     deviations are valid or fail for a documented reason, and the delay bound is >= 0.
 #include <netcc/calculus/upp.hpp>
 
 #include <cstddef>
@@ -122,7 +124,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const upp& g = pool[r.u8() % pool.size()];
     if (!small_enough(f) || !small_enough(g)) break;
     upp out;
-    switch (r.u8() % 4) {
+    switch (r.u8() % 5) {
+      case 4: {  // bounds and dominance
+        const auto v = vertical_deviation(f, g);
+        NETCC_FUZZ_CHECK(v.valid() || v.error == curve_error::overflow ||
+                         v.error == curve_error::bad_argument);
+        const auto h = horizontal_deviation(f, g);
+        NETCC_FUZZ_CHECK(h.valid() || h.error == curve_error::precondition ||
+                         h.error == curve_error::overflow || h.error == curve_error::bad_argument);
+        if (h.valid() && h.value.is_finite()) NETCC_FUZZ_CHECK(!(h.value < ext{rational{0}}));
+        out = min(f, g);
+        if (out.valid()) NETCC_FUZZ_CHECK(is_below(out, f) && is_below(out, g));
+        break;
+      }
       case 0:
         out = f + g;
         if (out.valid()) NETCC_FUZZ_CHECK(out == g + f);

@@ -121,6 +121,9 @@ TEST(Upp, RatesDifferAndTheSlowerWins) {
   const upp st = upp::staircase(q(3), q(2));
   EXPECT_EQ(min(p, st), p);
   EXPECT_EQ(max(p, st), st);
+  EXPECT_TRUE(is_below(p, st));
+  EXPECT_FALSE(is_below(st, p));
+  EXPECT_TRUE(is_below(p, p));
 }
 
 TEST(Upp, DoubleWithCommensurablePeriods) {
@@ -149,6 +152,25 @@ TEST(Upp, BacklogOfAStaircaseAtARateServer) {
   EXPECT_EQ(vertical_deviation(g, f).value, ext::infinity());
   // equal rates: 3 ceil(t / 2) against 3/2 t, largest just after each step: 3
   EXPECT_EQ(vertical_deviation(f, upp::from_curve(curve::rate(q(3, 2)))).value, E(3));
+}
+
+TEST(Upp, DelayOfAStaircaseAtARateServer) {
+  // f = 3 ceil(t / 2), g = 2 t: the bits arriving at 2k+ (level 3 (k + 1)) leave at
+  // 3 (k + 1) / 2, a delay of 3/2 - k/2: largest at k = 0, 3/2 (from the definition).
+  const upp f = upp::staircase(q(3), q(2));
+  const upp g = upp::from_curve(curve::rate(q(2)));
+  const auto h = horizontal_deviation(f, g);
+  ASSERT_TRUE(h.valid());
+  EXPECT_EQ(h.value, E(3, 2));
+  EXPECT_EQ(horizontal_deviation(g, f).value, ext::infinity());
+  // the packetiser's inverse: 2 ceil(y / 2) for y >= 0
+  const upp pi = lower_inverse(upp::packetizer(q(2)));
+  ASSERT_TRUE(pi.valid());
+  EXPECT_EQ(pi(q(0)), E(0));
+  EXPECT_EQ(pi(q(1, 2)), E(2));
+  EXPECT_EQ(pi(q(2)), E(2));
+  EXPECT_EQ(pi(q(5)), E(6));
+  EXPECT_EQ(lower_inverse(upp::from_curve(curve::window(q(3)))).error(), curve_error::precondition);
 }
 
 // ------------------------------------------------------------------ properties
@@ -237,6 +259,11 @@ RC_GTEST_PROP(UppLaws, MinAndPlusLaws, ()) {
   RC_ASSERT(min(m, h) == min(f, min(g, h)));
   RC_ASSERT(min(f, g) + h == min(f + h, g + h));
   RC_ASSERT(max(f, g) == max(g, f));
+  RC_ASSERT(is_below(m, f) && is_below(m, g) && is_below(f, max(f, g)));
+  // dominance against sampling: a sampled point above refutes it
+  if (is_below(f, g)) {
+    for (const rational& t : calc_test::grid(q(10), q(1, 3))) RC_ASSERT(f(t) <= g(t));
+  }
   for (const rational& t : calc_test::grid(q(10), q(1, 3))) {
     RC_ASSERT(m(t) == calc_test::emin(f(t), g(t)));
     RC_ASSERT(max(f, g)(t) == calc_test::emax(f(t), g(t)));
@@ -276,6 +303,22 @@ RC_GTEST_PROP(UppLaws, ConvolutionMatchesDefinitionAndLaws, ()) {
   if (v.value.is_finite()) {
     RC_ASSERT(v.value ==
               vertical_deviation(f.unroll(hz * rational{2}), g.unroll(hz * rational{2})).value);
+  }
+  if (mono) {  // the delay bound against the definition on a grid (a lower bound, and at
+               // most one grid step above it when the rates allow a bound)
+    const auto d = horizontal_deviation(f, g);
+    RC_CLASSIFY(d.error == curve_error::none && d.value.is_finite(), "finite delay bound");
+    if (d.error == curve_error::none && d.value.is_finite()) {
+      const rational hh = hz * rational{2};
+      const curve cf = f.unroll(hh);
+      const curve cg = g.unroll(hh * rational{8});
+      ext lo{};
+      for (const rational& t : calc_test::grid(hh, q(1, 8))) {
+        lo = calc_test::emax(lo, calc_test::brute_delay_at(cf, cg, t));
+      }
+      RC_ASSERT(lo <= d.value);
+      RC_ASSERT(d.value <= lo + ext{q(1, 8)});
+    }
   }
   const upp k = *gen_upp(mono);
   const upp lhs = convolve(f, min(g, k));

@@ -50,8 +50,11 @@
 /// (their ratio a fraction with denominator <= 10^6 within 1e-12); otherwise the result is
 /// invalid with curve_error::bad_argument. Errors as for basic_curve (no throw).
 ///
+/// Also: dominance (is_below; equivalence is ==), the vertical deviation, the lower
+/// pseudo-inverse and the horizontal deviation of curves whose periodic part rises (c > 0).
 /// Not here (use unroll() to a horizon and the basic_curve operations): min-plus
-/// deconvolution, pseudo-inverses, deviations, closures and max-plus operations on UPP curves.
+/// deconvolution, the upper pseudo-inverse, composition, the times at which the deviations are
+/// reached, closures and max-plus operations on UPP curves.
 ///
 /// @code
 /// using netcc::calculus::upp;
@@ -648,6 +651,20 @@ template <CurveNumber T>
   return detail::upp_minmax<T>(f, g, true);
 }
 
+/// @brief Dominance: true when f(t) <= g(t) for every t >= 0 (min(f, g) == f on canonical
+/// forms, exact for rational). False when either is invalid or the minimum cannot be formed.
+/// Equivalence of two UPP curves is ==.
+/// @code
+/// using netcc::calculus::upp;
+/// bool b = is_below(upp::packetizer(2), upp::staircase(3, 2));   // true
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] bool is_below(const basic_upp<T>& f, const basic_upp<T>& g) {
+  if (!f.valid() || !g.valid()) return false;
+  const basic_upp<T> m = min(f, g);
+  return m.valid() && m == f;
+}
+
 /// @brief Vertical deviation v(f, g) = sup_{t >= 0} {f(t) - g(t)} (the backlog bound, as
 /// netcc::calculus::vertical_deviation for curves: limits count, times where g is +infinity
 /// are left out). +infinity when f grows faster than g (rho_f > rho_g). Otherwise, with
@@ -656,7 +673,7 @@ template <CurveNumber T>
 /// @code
 /// using netcc::calculus::upp;
 /// auto v = vertical_deviation(upp::staircase(3, 2), upp::from_curve(netcc::calculus::curve::rate(2)));
-/// // 3: just after each step, 3 (k + 1) - 2 (2 k)+ ... at t = 0+
+/// // 3, just after t = 0
 /// @endcode
 template <CurveNumber T>
 [[nodiscard]] deviation<T> vertical_deviation(const basic_upp<T>& f, const basic_upp<T>& g) {
@@ -676,6 +693,57 @@ template <CurveNumber T>
   }
   const T h = (f.transient() < g.transient() ? g.transient() : f.transient()) + l;
   return vertical_deviation(f.unroll(h), g.unroll(h));
+}
+
+/// @brief Lower pseudo-inverse f^↓(y) = inf{t >= 0 | f(t) >= y} (as
+/// netcc::calculus::lower_inverse) of a non-decreasing UPP curve whose periodic part rises
+/// (c > 0), as a UPP curve over y >= 0: f^↓(y + c) = f^↓(y) + d for y > f(T) (the levels above
+/// f(T) are reached after T only, where f repeats), so the transient ends at level f(T) + c
+/// and the base comes from the curve unrolled to T + 3d. curve_error::precondition when f is
+/// not non-decreasing or c <= 0 (a bounded f has a +infinity inverse from a level on: use
+/// unroll() and lower_inverse).
+/// @code
+/// using netcc::calculus::upp;
+/// auto inv = lower_inverse(upp::packetizer(2));   // 2 ceil(y / 2)
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] basic_upp<T> lower_inverse(const basic_upp<T>& f) {
+  if (!f.valid()) return f;
+  const T d = f.period();
+  const T c = f.rise();
+  const T t0 = f.transient();
+  if (f.periodic_infinite() || !(T{} < c) || !f.unroll(t0 + d + d).is_non_decreasing()) {
+    return basic_upp<T>::invalid(curve_error::precondition);
+  }
+  const basic_curve<T> li = lower_inverse(f.unroll(t0 + d + d + d));
+  const extended<T> ft = f(t0);
+  if (!li.valid() || !ft.valid() || ft.is_inf()) return basic_upp<T>::invalid(li.error());
+  return basic_upp<T>::make(li, ft.value() + c, c, d);
+}
+
+/// @brief Horizontal deviation h(f, g) = sup_{t >= 0} inf{d >= 0 | f(t) <= g(t + d)} (the
+/// delay bound) of non-decreasing UPP curves with f(0), g(0) >= 0 and rising periodic parts
+/// (c > 0; curve_error::precondition otherwise): max(0, sup_y g^↓(y) - f^↓(y)), the vertical
+/// deviation of the two pseudo-inverses (as for curves, horizontal_deviation); +infinity when
+/// f grows faster than g.
+/// @code
+/// using netcc::calculus::upp;
+/// auto h = horizontal_deviation(upp::staircase(3, 2),
+///                               upp::from_curve(netcc::calculus::curve::rate(2)));   // 3/2
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] deviation<T> horizontal_deviation(const basic_upp<T>& f, const basic_upp<T>& g) {
+  using ext = extended<T>;
+  if (!f.valid()) return {ext{}, f.error()};
+  if (!g.valid()) return {ext{}, g.error()};
+  if (f(T{}) < ext{} || g(T{}) < ext{}) return {ext{}, curve_error::precondition};
+  const basic_upp<T> fi = lower_inverse(f);
+  const basic_upp<T> gi = lower_inverse(g);
+  if (!fi.valid()) return {ext{}, fi.error()};
+  if (!gi.valid()) return {ext{}, gi.error()};
+  deviation<T> v = vertical_deviation(gi, fi);
+  if (v.valid() && v.value < ext{}) v.value = ext{};
+  return v;
 }
 
 /// @brief Min-plus convolution of UPP curves by transient and periodic parts (see the file
