@@ -112,7 +112,8 @@ struct plot_series {
 };
 
 // Columns of netcc::testbench::run_scenario's series: queue, bottleneck rate, then cwnd, rate
-// and goodput per long flow.
+// and goodput per long flow (the columns series_flows and path_queues add come after them and
+// are not plotted).
 inline plot_series take_plot_series(const std::string& cc, const tb::series& ts) {
   plot_series p;
   p.cc = cc;
@@ -122,7 +123,10 @@ inline plot_series take_plot_series(const std::string& cc, const tb::series& ts)
     p.queue = ts.columns[0];
     p.rate = ts.columns[1];
   }
-  for (std::size_t c = 4; c < ts.columns.size(); c += 3) p.goodput.push_back(ts.columns[c]);
+  for (std::size_t c = 4; c < ts.columns.size() && c < ts.names.size(); c += 3) {
+    if (ts.names[c].rfind("long", 0) != 0) break;  // past the long flows
+    p.goodput.push_back(ts.columns[c]);
+  }
   return p;
 }
 

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace tb = netcc::testbench;
 
@@ -165,4 +167,39 @@ TEST(CcParams, RttNoiseKeysReachTheRun) {
   EXPECT_NE(a.columns, c.columns);
   EXPECT_EQ(plain.hops, again.hops);
   (void)noisy;
+}
+
+// series_flows adds cwnd/rate/goodput columns for chosen flows; path_queues a queue column per
+// hop of a flow's path (NIC, ToR, aggregation, core, aggregation, ToR on a fat-tree between
+// pods), the hop toward the receiver holding what the flow's ToR queues.
+TEST(CcParams, SeriesFlowsAndPathQueuesAddTheirColumns) {
+  auto s = with({{"topology", "fattree"},
+                 {"fattree_k", "4"},
+                 {"long_flows", "0"},
+                 {"incast_flows", "0"},
+                 {"flows", "0>15,3>12"},
+                 {"duration_us", "50"},
+                 {"sample_ns", "1000"},
+                 {"series_flows", "1"},
+                 {"path_queues", "0,7"}});
+  tb::series ts;
+  (void)tb::run_scenario(s, *tb::find_controller("fixed-bdp"), ts);
+  // The two `flows` are long flows (long0, long1); then flow 1's series, then flow 0's hops.
+  std::vector<std::string> extra(ts.names.begin() + 8, ts.names.end());
+  ASSERT_EQ(extra.size(), 3u + 6u);  // flow 7 does not exist: skipped
+  EXPECT_EQ(extra[0], "flow1_cwnd_bytes");
+  EXPECT_EQ(extra[2], "flow1_goodput_gbps");
+  for (int h = 0; h < 6; ++h)
+    EXPECT_EQ(extra[static_cast<std::size_t>(3 + h)],
+              "flow0_hop" + std::to_string(h) + "_queue_bytes");
+  // Flow 1's goodput column is the flow's own: the same samples as long1's.
+  EXPECT_EQ(ts.columns[8 + 2], ts.columns[2 + 3 + 2]);
+  double best = 0;
+  for (const double g : ts.columns[8 + 2]) best = std::max(best, g);
+  EXPECT_GT(best, 50.0);
+  // Bad lists are refused with the key named.
+  tb::scenario t;
+  EXPECT_EQ(tb::set_key(t, "series_flows", "1,x").rfind("series_flows = 1,x: ", 0), 0u);
+  EXPECT_EQ(tb::set_key(t, "path_queues", "all").rfind("path_queues = all: ", 0), 0u);
+  EXPECT_EQ(tb::set_key(t, "series_flows", "all"), "");
 }

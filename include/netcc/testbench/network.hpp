@@ -321,6 +321,28 @@ class network {
     ts_.names.push_back(name + "_goodput_gbps");
   }
 
+  /// @brief The egress ports flow `f`'s data packets leave through, as (node, peer) from the
+  /// sending host's NIC to the last switch, following the routes and the flow's ECMP choice
+  /// (computes the routes if the topology changed). Feed them to monitor_queue to record the
+  /// queue at every hop.
+  [[nodiscard]] std::vector<std::pair<node_id, node_id>> path(flow_id f) {
+    if (!routed_) route();
+    std::vector<std::pair<node_id, node_id>> hops;
+    const node_id dst = flows_[f].dst;
+    node_id n = flows_[f].src;
+    if (nodes_[n].ports.empty()) return hops;
+    hops.emplace_back(n, nodes_[n].ports[0].peer);
+    n = nodes_[n].ports[0].peer;
+    while (!nodes_[n].host && hops.size() <= nodes_.size()) {
+      const port_choices c = choices(n, dst);
+      if (c.count == 0) break;
+      const node_id next = nodes_[n].ports[ecmp(n, c, f)].peer;
+      hops.emplace_back(n, next);
+      n = next;
+    }
+    return hops;
+  }
+
   /// @brief Give the egress queue of `node` toward `peer` its own Dynamic Thresholds alpha
   /// (switch_config::dt_alpha is every queue's otherwise; used with a shared buffer).
   void set_queue_alpha(node_id node, node_id peer, double alpha) {

@@ -200,6 +200,14 @@ struct scenario {
   /// (from host A to host B, starting at US microseconds): the topology's hosts numbered as
   /// netcc::testbench::scenario_host_count says. On a chain, `0>3,0>1,1>2,2>3` is a parking lot.
   std::string flows;
+  /// @brief Flows whose cwnd, pacing rate and goodput go into the time series, as flow numbers
+  /// (comma-separated, in the order the run adds flows: long flows, `flows`, incast, bursts,
+  /// the CDF workload) or `all`; empty: the long flows only. Numbers past the run's last flow
+  /// are skipped.
+  std::string series_flows;
+  /// @brief Flows (numbers as in series_flows) whose path gets a queue column per hop: the
+  /// egress queue of the sender's NIC and of every switch the flow's data leaves.
+  std::string path_queues;
   /// @brief RED/ECN K_min of every switch, bytes (0: the controller's setting).
   std::int64_t ecn_kmin_bytes = 0;
   /// @brief RED/ECN K_max of every switch, bytes (0: the controller's setting).
@@ -459,6 +467,11 @@ struct key_info {
        &sc::chain_delay_ns},
       {"flows", "", 0, 0, "extra long flows between hosts, A>B or A>B@US, comma-separated",
        &sc::flows},
+      {"series_flows", "", 0, 0,
+       "flows with cwnd/rate/goodput series: numbers in the order added, or all (empty: long)",
+       &sc::series_flows},
+      {"path_queues", "", 0, 0, "flows (numbers) whose every hop's egress queue is recorded",
+       &sc::path_queues},
       {"ecn_kmin_bytes", "B", 0, 1e10, "RED/ECN K_min of every switch (0: the controller's)",
        &sc::ecn_kmin_bytes},
       {"ecn_kmax_bytes", "B", 0, 1e10, "RED/ECN K_max of every switch (0: the controller's)",
@@ -563,6 +576,25 @@ inline std::string parse_number_list(std::string_view text, double lo, double hi
   return {};
 }
 
+/// @brief Parse a comma-separated list of flow numbers (whole numbers from 0) into `out` (if
+/// not null); empty text is an empty list.
+inline std::string parse_flow_numbers(std::string_view text, std::vector<flow_id>* out) {
+  std::vector<flow_id> v;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    flow_id x = 0;
+    const auto r = std::from_chars(item.data(), item.data() + item.size(), x);
+    if (item.empty() || r.ec != std::errc{} || r.ptr != item.data() + item.size())
+      return "'" + printable(item) + "' is not a flow number (a whole number from 0)";
+    v.push_back(x);
+    if (comma != std::string_view::npos && text.empty()) return "a list ends with a comma";
+  }
+  if (out) *out = std::move(v);
+  return {};
+}
+
 /// @brief Parse the `flows` key (`A>B` or `A>B@US`, comma-separated) into `out` (if not null).
 inline std::string parse_flow_list(std::string_view text, std::vector<chosen_flow>* out) {
   std::vector<chosen_flow> v;
@@ -624,6 +656,12 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
         !err.empty())
       return shown + ": " + err;
     (rate ? s.chain_gbps : s.chain_delay_ns) = std::string(value);
+    return {};
+  }
+  if (key == "series_flows" || key == "path_queues") {
+    if (!(key == "series_flows" && value == "all"))
+      if (auto err = parse_flow_numbers(value, nullptr); !err.empty()) return shown + ": " + err;
+    (key == "series_flows" ? s.series_flows : s.path_queues) = std::string(value);
     return {};
   }
   if (key == "flows") {
@@ -1852,6 +1890,25 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   net.monitor_port_rate(q_node, q_peer, "bottleneck_gbps");
   for (std::size_t i = 0; i < long_ids.size(); ++i)
     net.monitor_flow(long_ids[i], "long" + std::to_string(i));
+  {
+    // Chosen flows' series and per-hop queues (set_key validated the lists).
+    std::vector<flow_id> chosen_series, chosen_paths;
+    if (s.series_flows == "all") {
+      for (flow_id f = 0; f < net.flow_count(); ++f) chosen_series.push_back(f);
+    } else {
+      (void)parse_flow_numbers(s.series_flows, &chosen_series);
+    }
+    (void)parse_flow_numbers(s.path_queues, &chosen_paths);
+    for (const flow_id f : chosen_series)
+      if (f < net.flow_count()) net.monitor_flow(f, "flow" + std::to_string(f));
+    for (const flow_id f : chosen_paths) {
+      if (f >= net.flow_count()) continue;
+      const auto hops = net.path(f);
+      for (std::size_t h = 0; h < hops.size(); ++h)
+        net.monitor_queue(hops[h].first, hops[h].second,
+                          "flow" + std::to_string(f) + "_hop" + std::to_string(h) + "_queue_bytes");
+    }
+  }
   net.set_controller_factory([&](flow_id) { return cc.make(ctx); });
   if (progress) net.set_progress(progress);
   const timestamp end{static_cast<std::int64_t>(s.duration_us * 1000)};
