@@ -44,7 +44,9 @@
 ///   a signed 32-bit register); at 65535 ns this binds only above 262 Tbps.
 /// - **Algorithm 4's loop** "for j <- 0 to n" over n levels is read as j = 0 .. n-1. Its line 8
 ///   needs a multiply and a divide (the paper suggests lookup tables); netcc computes
-///   `floor(BW * dt * w_i / (8e9 * w_effective))` exactly in 128-bit integers.
+///   `floor(BW * dt * w_i / (8e9 * w_effective))` exactly: in 64 bits (a multiply-and-shift
+///   for 8e9 and one division by w_effective, none when w_effective = w_i) when
+///   `BW * dt * w_i < 2^64`, in 128-bit integers otherwise.
 ///
 /// @code
 /// using namespace netcc::literals;
