@@ -17,6 +17,7 @@
 #include "netcc/calculus/minplus.hpp"
 #include "netcc/calculus/path_server.hpp"
 #include "netcc/calculus/rational.hpp"
+#include "netcc/calculus/upp.hpp"
 #include "netcc/control/bolt_sender.hpp"
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/control/dcqcn.hpp"
