@@ -12,9 +12,13 @@ foreach(h ${headers})
     continue()
   endif()
   math(EXPR n "${n} + 1")
-  # Split into lines by hand: file(STRINGS) would also split at every ';'.
+  # Split into lines by hand: file(STRINGS) would also split at every ';'. Characters that
+  # change how CMake splits a list (';', '[', ']', '\\') are replaced first.
   file(READ "${INCLUDE_DIR}/${h}" text)
   string(REPLACE ";" "," text "${text}")
+  string(REPLACE "[" "(" text "${text}")
+  string(REPLACE "]" ")" text "${text}")
+  string(REPLACE "\\" "/" text "${text}")
   string(REPLACE "\n" ";" lines "${text}")
   # The leading comment: the run of /// lines that starts at @file.
   set(in_block FALSE)

@@ -12,6 +12,13 @@
 /// (128-bit cross products) and cannot overflow.
 ///
 /// Deviations: none (this is infrastructure, not an algorithm of the paper).
+///
+/// @code
+/// using netcc::calculus::rational;
+/// constexpr rational third = rational{1} / rational{3};
+/// static_assert(third + third + third == rational{1});          // exact
+/// static_assert(!(rational{INT64_MAX} * rational{2}).valid());  // overflow is sticky, never rounded
+/// @endcode
 #pragma once
 
 #include <cstdint>
