@@ -203,3 +203,36 @@ TEST(CcParams, SeriesFlowsAndPathQueuesAddTheirColumns) {
   EXPECT_EQ(tb::set_key(t, "path_queues", "all").rfind("path_queues = all: ", 0), 0u);
   EXPECT_EQ(tb::set_key(t, "series_flows", "all"), "");
 }
+
+// cc_series_flows: DCQCN's alpha and the CNPs each flow gets per sample; on the incast the
+// CNPs come (ECN marks at the bottleneck) and alpha, updated by them, stays in [0, 1].
+TEST(CcParams, CcSeriesFlowsRecordAlphaAndCnps) {
+  auto s = tb::builtin_scenarios().at("incast").second;
+  s.incast_at_us = 20;
+  s.duration_us = 400;
+  s.sample_ns = 5'000;
+  ASSERT_EQ(tb::set_key(s, "cc_series_flows", "0,1"), "");
+  tb::series ts;
+  const auto r = tb::run_scenario(s, *tb::find_controller("dcqcn"), ts);
+  const auto at = [&](const std::string& n) {
+    const auto it = std::find(ts.names.begin(), ts.names.end(), n);
+    EXPECT_NE(it, ts.names.end()) << n;
+    return static_cast<std::size_t>(it - ts.names.begin());
+  };
+  const auto& alpha = ts.columns[at("flow0_alpha")];
+  const auto& cnps = ts.columns[at("flow0_cnps")];
+  double total = 0, high = 0;
+  for (std::size_t i = 0; i < alpha.size(); ++i) {
+    EXPECT_GE(alpha[i], 0.0);
+    EXPECT_LE(alpha[i], 1.0);
+    high = std::max(high, alpha[i]);
+    total += cnps[i];
+  }
+  EXPECT_GT(total, 0.0);
+  EXPECT_GT(r.cnps, 0u);
+  EXPECT_GT(high, 0.0);
+  (void)at("flow1_cnps");
+  tb::scenario t;
+  EXPECT_EQ(tb::set_key(t, "cc_series_flows", "all"), "");
+  EXPECT_EQ(tb::set_key(t, "cc_series_flows", "-1").rfind("cc_series_flows = -1: ", 0), 0u);
+}

@@ -343,6 +343,14 @@ class network {
     return hops;
   }
 
+  /// @brief Record a flow's controller alpha (sender_cc::alpha: DCQCN's, DCTCP's) and the CNPs
+  /// it received in each sample interval.
+  void monitor_flow_cc(flow_id f, const std::string& name) {
+    monitors_.push_back({monitor::flow_cc, 0, 0, f});
+    ts_.names.push_back(name + "_alpha");
+    ts_.names.push_back(name + "_cnps");
+  }
+
   /// @brief Give the egress queue of `node` toward `peer` its own Dynamic Thresholds alpha
   /// (switch_config::dt_alpha is every queue's otherwise; used with a shared buffer).
   void set_queue_alpha(node_id node, node_id peer, double alpha) {
@@ -1620,6 +1628,13 @@ class network {
           m.last = acked;
           break;
         }
+        case monitor::flow_cc: {
+          const flow_state& f = flows_[m.flow];
+          ts_.columns[c++].push_back(f.cc ? f.cc->alpha() : 0.0);
+          ts_.columns[c++].push_back(static_cast<double>(f.stats.cnps - m.last));
+          m.last = f.stats.cnps;
+          break;
+        }
       }
     }
     schedule(now_ + cfg_.sample_interval, ev::sample, 0, 0);
@@ -1642,7 +1657,7 @@ class network {
   std::vector<std::uint32_t> int_free_;
   // A time-series source, in the order the monitor_* calls were made.
   struct monitor {
-    enum kind_t : std::uint8_t { queue, port_rate, flow_rates } kind;
+    enum kind_t : std::uint8_t { queue, port_rate, flow_rates, flow_cc } kind;
     node_id node;
     std::uint32_t port;
     flow_id flow;

@@ -208,6 +208,9 @@ struct scenario {
   /// @brief Flows (numbers as in series_flows) whose path gets a queue column per hop: the
   /// egress queue of the sender's NIC and of every switch the flow's data leaves.
   std::string path_queues;
+  /// @brief Flows (numbers as in series_flows, or `all`) whose controller alpha (DCQCN, DCTCP)
+  /// and CNPs per sample interval go into the time series.
+  std::string cc_series_flows;
   /// @brief RED/ECN K_min of every switch, bytes (0: the controller's setting).
   std::int64_t ecn_kmin_bytes = 0;
   /// @brief RED/ECN K_max of every switch, bytes (0: the controller's setting).
@@ -472,6 +475,9 @@ struct key_info {
        &sc::series_flows},
       {"path_queues", "", 0, 0, "flows (numbers) whose every hop's egress queue is recorded",
        &sc::path_queues},
+      {"cc_series_flows", "", 0, 0,
+       "flows (numbers, or all) with alpha (DCQCN, DCTCP) and CNPs-per-sample series",
+       &sc::cc_series_flows},
       {"ecn_kmin_bytes", "B", 0, 1e10, "RED/ECN K_min of every switch (0: the controller's)",
        &sc::ecn_kmin_bytes},
       {"ecn_kmax_bytes", "B", 0, 1e10, "RED/ECN K_max of every switch (0: the controller's)",
@@ -658,10 +664,12 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
     (rate ? s.chain_gbps : s.chain_delay_ns) = std::string(value);
     return {};
   }
-  if (key == "series_flows" || key == "path_queues") {
-    if (!(key == "series_flows" && value == "all"))
+  if (key == "series_flows" || key == "path_queues" || key == "cc_series_flows") {
+    if (!(key != "path_queues" && value == "all"))
       if (auto err = parse_flow_numbers(value, nullptr); !err.empty()) return shown + ": " + err;
-    (key == "series_flows" ? s.series_flows : s.path_queues) = std::string(value);
+    (key == "series_flows" ? s.series_flows
+                           : (key == "path_queues" ? s.path_queues : s.cc_series_flows)) =
+        std::string(value);
     return {};
   }
   if (key == "flows") {
@@ -1892,15 +1900,21 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
     net.monitor_flow(long_ids[i], "long" + std::to_string(i));
   {
     // Chosen flows' series and per-hop queues (set_key validated the lists).
-    std::vector<flow_id> chosen_series, chosen_paths;
-    if (s.series_flows == "all") {
-      for (flow_id f = 0; f < net.flow_count(); ++f) chosen_series.push_back(f);
-    } else {
-      (void)parse_flow_numbers(s.series_flows, &chosen_series);
-    }
+    std::vector<flow_id> chosen_series, chosen_paths, chosen_cc;
+    const auto numbers = [&](const std::string& text, std::vector<flow_id>& out) {
+      if (text == "all") {
+        for (flow_id f = 0; f < net.flow_count(); ++f) out.push_back(f);
+      } else {
+        (void)parse_flow_numbers(text, &out);
+      }
+    };
+    numbers(s.series_flows, chosen_series);
+    numbers(s.cc_series_flows, chosen_cc);
     (void)parse_flow_numbers(s.path_queues, &chosen_paths);
     for (const flow_id f : chosen_series)
       if (f < net.flow_count()) net.monitor_flow(f, "flow" + std::to_string(f));
+    for (const flow_id f : chosen_cc)
+      if (f < net.flow_count()) net.monitor_flow_cc(f, "flow" + std::to_string(f));
     for (const flow_id f : chosen_paths) {
       if (f >= net.flow_count()) continue;
       const auto hops = net.path(f);

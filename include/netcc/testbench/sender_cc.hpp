@@ -57,6 +57,9 @@ class sender_cc {
   /// @brief Pacing rate (bit_rate::max() for purely window-based controllers).
   [[nodiscard]] virtual bit_rate pacing_rate() const = 0;
   /// @brief Display name.
+  /// @brief The controller's congestion estimate alpha (DCQCN's and DCTCP's; for the time
+  /// series), or 0 for a controller without one.
+  [[nodiscard]] virtual double alpha() const { return 0.0; }
   [[nodiscard]] virtual std::string name() const = 0;
 };
 
@@ -148,6 +151,15 @@ class cc_model final : public sender_cc {
   }
   /// @copydoc sender_cc::name
   [[nodiscard]] std::string name() const override { return name_; }
+  [[nodiscard]] double alpha() const override {
+    if constexpr (requires { static_cast<double>(c_.alpha()); }) {
+      return static_cast<double>(c_.alpha());
+    } else if constexpr (requires { c_.alpha().to_double(); }) {
+      return c_.alpha().to_double();
+    } else {
+      return 0.0;
+    }
+  }
   /// @brief Set the on_tick period (for controllers with timers).
   void set_tick(duration d) { tick_ = d; }
   /// @brief The wrapped controller.
