@@ -27,6 +27,11 @@
 /// and netcc::consumes asks it. An adapter delivers an event only when the controller consumes
 /// it, so a stack that sees every event type needs no per-controller glue:
 ///
+/// Sources: the events are those of the papers' senders: ACKs (DCTCP, Vegas, Swift, PowerTCP
+/// Algorithm 1, HPCC Algorithm 1, FastTune Algorithm 2, Bolt Algorithm 2), RTT completions (TIMELY
+/// Algorithm 1), CNPs and timers (DCQCN §3.1), SRCs (Bolt Algorithm 2), sends (CWR, RFC 3168
+/// §6.1.2), losses and timeouts (RFC 5681).
+///
 /// @code
 /// template <netcc::Controller C>
 /// void deliver_ack(C& cc, const my_stack::ack& a) {

@@ -8,6 +8,9 @@
 /// unchecked controller always runs but may not run with the parameters one meant. netcc::make
 /// validates first and builds only from valid parameters; the examples use it, and so should
 /// any configuration path that can report an error.
+///
+/// Sources: none; the rules it checks are each controller's, cited at its validate().
+///
 /// @code
 /// #include <netcc/control/make.hpp>
 /// #include <netcc/control/powertcp.hpp>

@@ -23,6 +23,10 @@
 ///   of the range they bound, so a value clamped to them never lies past the configured bound
 ///   (a min_cwnd of 0.001 is 0.001000000047 in q32, not 0.00099999993).
 ///
+/// Sources: the fixed-point form is how hardware keeps these quantities without an FPU, as RFC 8257
+/// §4.2 keeps DCTCP's alpha as a scaled integer; the double policy is IEEE 754 binary64. The
+/// saturating q-format and its rounding rules are netcc's own (no paper prescribes one).
+///
 /// @code
 /// using q = netcc::fixed_point<31, 32>;
 /// constexpr q gamma{0.9};

@@ -3,7 +3,7 @@
 /// @brief Division by an invariant 64-bit divisor through a precomputed reciprocal: the exact
 /// quotient of a 128-bit dividend with two multiplications and no division instruction.
 ///
-/// Method: Niels Möller and Torbjörn Granlund, "Improved division by invariant integers", IEEE
+/// Sources: Niels Möller and Torbjörn Granlund, "Improved division by invariant integers", IEEE
 /// Transactions on Computers 60(2), 2011, Algorithm 4 (2/1 division with the reciprocal
 /// v = floor((2^128 - 1) / d) - 2^64 of a normalised d) and §3 (the reciprocal). The divisor
 /// and the dividend are shifted left together so the divisor's top bit is set; the result is

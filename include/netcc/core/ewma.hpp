@@ -12,6 +12,10 @@
 /// A weight of 0 (dt <= 0) leaves the value unchanged, so equal timestamps never divide by
 /// zero; a weight of 1 (dt >= period) replaces it.
 ///
+/// Sources: fixed weights as in DCTCP (SIGCOMM 2010) Eq. 1 and TIMELY (SIGCOMM'15) Algorithm 1 (the
+/// rtt_diff filter); time weights as in PowerTCP (NSDI'22) Algorithm 1 line 23 and HPCC
+/// (SIGCOMM'19) Algorithm 1 (MeasureInflight).
+///
 /// @code
 /// netcc::ewma<double, netcc::time_weight<double>> p{{.period = netcc::duration{20'000}}, 1.0};
 /// p.update(2.0, netcc::duration{10'000});   // halfway: 1.5

@@ -24,6 +24,10 @@
 /// netcc::src_event) come with traits; the testbench, the calculus driver and the examples use
 /// them.
 ///
+/// Sources: the feedback each paper's sender reads: ACKs with INT hop records (HPCC, SIGCOMM'19,
+/// §3.2; PowerTCP, NSDI'22, §3.3; FastTune Algorithm 2), RTT completions (TIMELY, SIGCOMM'15,
+/// §3.1), CNPs (DCQCN, SIGCOMM'15, §3.1) and Bolt's SRCs (NSDI'23, Listing 1 and Algorithm 2).
+///
 /// @code
 /// // A stack's own ACK: tell netcc where the fields are.
 /// struct my_ack { std::uint64_t t_ns, cum_ack, nxt; std::uint32_t len; bool ce; };

@@ -21,6 +21,8 @@
 /// Decoding is total: a short buffer or a hop count above the stack's capacity is reported as an
 /// error and yields an empty stack; nothing is read out of bounds.
 ///
+/// Sources: HPCC (Li et al., SIGCOMM'19) §5 and Figure 7; PowerTCP (Addanki et al., NSDI'22) §3.3.
+///
 /// @code
 /// using fmt = netcc::int_wire_format<>;
 /// fmt::stack s;

@@ -11,6 +11,10 @@
 /// Sequence numbers are 64-bit byte offsets (netcc::sequence); stacks with 32-bit wire sequence
 /// numbers extend them with netcc::unwrapper<32>. Comparison is modular over 64 bits.
 ///
+/// Sources: PowerTCP (NSDI'22) Algorithm 1 and Algorithm 2 line 17; HPCC (SIGCOMM'19) Algorithm 1
+/// (lastUpdateSeq); FastTune Algorithm 2; Bolt (NSDI'23) Algorithm 2 (the once-per-RTT additive
+/// increase).
+///
 /// @code
 /// netcc::per_rtt_marker m;
 /// if (m.reached(ack_seq)) { /* once-per-RTT work */ m.arm(snd_nxt); }

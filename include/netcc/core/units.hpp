@@ -27,6 +27,9 @@
 /// `timestamp - timestamp` is a duration and `timestamp + duration` a timestamp (both
 /// saturating at the ends of the clock).
 ///
+/// Sources: none; these are the units the papers write their rules in (bytes, Gbps, microseconds),
+/// made types.
+///
 /// @code
 /// using namespace netcc::literals;
 /// netcc::bytes bdp = 100_Gbps * 8_us;        // 100000 B

@@ -5,6 +5,9 @@
 /// Every parameter struct in netcc has a free `validate(params)` that returns a
 /// netcc::validation. It never throws; configuration code decides what to do with the result.
 ///
+/// Sources: none; each rule it reports is the parameter's paper's, cited where that parameter
+/// struct's validate() is defined.
+///
 /// @code
 /// netcc::validation v;
 /// v.check(gamma > 0 && gamma <= 1, "powertcp.gamma", gamma, "must be in (0, 1]");

@@ -12,6 +12,9 @@
 /// returns w of the newest entry with s <= q; a q older than every entry gets the oldest
 /// entry (the best estimate left), and an empty history gets the caller's fallback.
 ///
+/// Sources: PowerTCP (Addanki et al., NSDI'22) Eq. 7 and Algorithm 1 lines 3 and 7 (GETCWND,
+/// UPDATEOLD).
+///
 /// @code
 /// netcc::window_history<double, 4> h;
 /// h.remember(0, 10'000.0);        // from byte 0 on: 10 kB

@@ -14,6 +14,9 @@
 /// | netcc::wrapping_counter<N, Unit>     | an N-bit counter of `Unit`-byte units       |
 /// | netcc::unwrapper<N>                  | extends N-bit readings to a 64-bit count    |
 ///
+/// Sources: RFC 1982 §3 (serial number arithmetic: addition and comparison modulo 2^N); the field
+/// widths of HPCC's INT (SIGCOMM'19, §5) and Bolt's 32-bit TX timestamp (NSDI'23, Listing 1).
+///
 /// @code
 /// using ts24 = netcc::wrapping_clock<24>;                 // INT timestamp, ns
 /// auto dt = ts24::diff(0x000010, 0xFFFFF0);                // 32 ns, across the wrap
