@@ -255,20 +255,6 @@ namespace detail {
 
 }  // namespace detail
 
-/// @brief The Bolt sender (Algorithm 2 with §3.2/§4.2 marking and Swift's loss handling).
-///
-/// Events: on_src (HandleSrc), on_ack (HandleAck), on_write / on_send (the §4.2 counters and
-/// the packet's flags), on_timeout and on_loss (Swift). No allocation, no clock reads; cwnd()
-/// and pacing_rate() are finite and within bounds after any event sequence.
-///
-/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
-/// @code
-/// netcc::basic_bolt_sender<netcc::arith::q32> cc{};
-/// cc.on_src(netcc::src_event{.now = netcc::timestamp{5000}, .queue = netcc::bytes{3000},
-///                            .link_rate = netcc::bit_rate{100'000'000'000},
-///                            .tx_timestamp = 1000});
-/// netcc::bytes w = cc.cwnd();   // 100000 - 1500 = 98500 B
-/// @endcode
 /// @brief Which rule the latest congestion event (SRC, ACK, timeout, loss) ran
 /// (basic_bolt_sender::last_branch): the decision record the double and q32 policies are
 /// checked to agree on (tests/control/bolt_sender_test.cpp). One byte of per-flow state.
@@ -289,6 +275,20 @@ enum class bolt_branch : std::uint8_t {
   no_cut,         ///< timeout below it, or loss, without can_decrease: no change
 };
 
+/// @brief The Bolt sender (Algorithm 2 with §3.2/§4.2 marking and Swift's loss handling).
+///
+/// Events: on_src (HandleSrc), on_ack (HandleAck), on_write / on_send (the §4.2 counters and
+/// the packet's flags), on_timeout and on_loss (Swift). No allocation, no clock reads; cwnd()
+/// and pacing_rate() are finite and within bounds after any event sequence.
+///
+/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
+/// @code
+/// netcc::basic_bolt_sender<netcc::arith::q32> cc{};
+/// cc.on_src(netcc::src_event{.now = netcc::timestamp{5000}, .queue = netcc::bytes{3000},
+///                            .link_rate = netcc::bit_rate{100'000'000'000},
+///                            .tx_timestamp = 1000});
+/// netcc::bytes w = cc.cwnd();   // 100000 - 1500 = 98500 B
+/// @endcode
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_bolt_sender {
  public:

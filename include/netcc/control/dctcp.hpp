@@ -292,20 +292,6 @@ struct dctcp_params {
   return v;
 }
 
-/// @brief DCTCP's sender (the paper §3.1; RFC 8257 §3.3-3.5) over arithmetic policy `Policy`
-/// and alpha representation `AlphaRep`.
-///
-/// After any event sequence: cwnd() within [min_cwnd, max_cwnd], alpha() in [0, 1], at most one
-/// reduction (ECN cut, fast-retransmit halving, first timeout) per window of data, none without
-/// an ECN echo or a loss. No allocation, no virtual functions, no clock reads.
-/// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
-/// @tparam AlphaRep netcc::dctcp_alpha_exact or netcc::dctcp_alpha_scaled<F>
-/// @code
-/// netcc::basic_dctcp<netcc::arith::q32, netcc::dctcp_alpha_scaled<>> cc;
-/// cc.on_ack(netcc::ack_event{.ack_seq = 1460, .snd_nxt = 29'200,
-///                            .acked = netcc::bytes{1460}, .ecn_echo = true});
-/// // alpha is still 1 (its window has not ended): the echo halves cwnd to 7300 B
-/// @endcode
 /// @brief Which rule the latest event ran (basic_dctcp::last_branch): the decision record the
 /// double and q32 policies are checked to agree on (tests/control/dctcp_test.cpp). One byte of
 /// per-flow state.
@@ -324,6 +310,20 @@ enum class dctcp_branch : std::uint8_t {
   timeout,     ///< retransmission timeout: cwnd = 1 MSS
 };
 
+/// @brief DCTCP's sender (the paper §3.1; RFC 8257 §3.3-3.5) over arithmetic policy `Policy`
+/// and alpha representation `AlphaRep`.
+///
+/// After any event sequence: cwnd() within [min_cwnd, max_cwnd], alpha() in [0, 1], at most one
+/// reduction (ECN cut, fast-retransmit halving, first timeout) per window of data, none without
+/// an ECN echo or a loss. No allocation, no virtual functions, no clock reads.
+/// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
+/// @tparam AlphaRep netcc::dctcp_alpha_exact or netcc::dctcp_alpha_scaled<F>
+/// @code
+/// netcc::basic_dctcp<netcc::arith::q32, netcc::dctcp_alpha_scaled<>> cc;
+/// cc.on_ack(netcc::ack_event{.ack_seq = 1460, .snd_nxt = 29'200,
+///                            .acked = netcc::bytes{1460}, .ecn_echo = true});
+/// // alpha is still 1 (its window has not ended): the echo halves cwnd to 7300 B
+/// @endcode
 template <ArithmeticPolicy Policy = arith::ieee_double, class AlphaRep = dctcp_alpha_exact>
 requires DctcpAlphaRep<AlphaRep, typename Policy::value_type>
 class basic_dctcp {

@@ -109,19 +109,6 @@ struct fasttune_params {
   return v;
 }
 
-/// @brief The FastTune sender (Algorithm 2) over any arithmetic policy and INT stack.
-///
-/// Per ACK (`on_ack`), host ACK or switch ACK: U through netcc::int_utilisation, W from the
-/// reference window (Eq. 4), W^c once from the first S-ACK and then once per RTT from host ACKs,
-/// R = W / T. No allocation, no clock reads; cwnd() and pacing_rate() are finite and within
-/// their limits after any event sequence.
-/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
-/// @tparam Stack  the INT stack type of the events
-/// @code
-/// netcc::basic_fasttune<netcc::arith::q32> cc{};
-/// cc.on_ack(ack);
-/// auto r = cc.pacing_rate();
-/// @endcode
 /// @brief Which rule of Algorithm 1 the latest ACK ran (basic_fasttune::last_branch): the
 /// decision record the double and q32 policies are checked to agree on
 /// (tests/control/fasttune_test.cpp). One byte of per-flow state.
@@ -136,6 +123,19 @@ enum class fasttune_branch : std::uint8_t {
   reference_ack,     ///< line 11 and lines 16-18: ack.seq > lastUpdateSeq sets W^c = W
 };
 
+/// @brief The FastTune sender (Algorithm 2) over any arithmetic policy and INT stack.
+///
+/// Per ACK (`on_ack`), host ACK or switch ACK: U through netcc::int_utilisation, W from the
+/// reference window (Eq. 4), W^c once from the first S-ACK and then once per RTT from host ACKs,
+/// R = W / T. No allocation, no clock reads; cwnd() and pacing_rate() are finite and within
+/// their limits after any event sequence.
+/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
+/// @tparam Stack  the INT stack type of the events
+/// @code
+/// netcc::basic_fasttune<netcc::arith::q32> cc{};
+/// cc.on_ack(ack);
+/// auto r = cc.pacing_rate();
+/// @endcode
 template <ArithmeticPolicy Policy = arith::ieee_double, class Stack = int_stack<>>
 class basic_fasttune {
  public:

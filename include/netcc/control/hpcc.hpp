@@ -211,19 +211,6 @@ template <Number T>
 
 }  // namespace detail
 
-/// @brief HPCC (SIGCOMM'19 Algorithm 1) over any arithmetic policy and INT stack.
-///
-/// Per ACK (`on_ack`): MeasureInflight through netcc::int_utilisation, ComputeWind with the
-/// reference window updated once per RTT, R = W / T. No allocation, no clock reads; cwnd() and
-/// pacing_rate() are finite and within their limits after any event sequence.
-/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
-/// @tparam Stack  the INT stack type of the events (e.g. netcc::hpcc_int_format::stack)
-/// @code
-/// using namespace netcc::literals;
-/// netcc::basic_hpcc<netcc::arith::q32> cc{{.host_rate = 100_Gbps, .base_rtt = 8_us}};
-/// cc.on_ack(ack);
-/// auto w = cc.cwnd();
-/// @endcode
 /// @brief Which rule of ComputeWind the latest ACK ran (basic_hpcc::last_branch): the decision
 /// record the double and q32 policies are checked to agree on (tests/control/hpcc_test.cpp).
 /// One byte of per-flow state.
@@ -239,6 +226,19 @@ enum class hpcc_branch : std::uint8_t {
   additive_reference,        ///< line 18, and W^c = W, incStage + 1 (line 20)
 };
 
+/// @brief HPCC (SIGCOMM'19 Algorithm 1) over any arithmetic policy and INT stack.
+///
+/// Per ACK (`on_ack`): MeasureInflight through netcc::int_utilisation, ComputeWind with the
+/// reference window updated once per RTT, R = W / T. No allocation, no clock reads; cwnd() and
+/// pacing_rate() are finite and within their limits after any event sequence.
+/// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
+/// @tparam Stack  the INT stack type of the events (e.g. netcc::hpcc_int_format::stack)
+/// @code
+/// using namespace netcc::literals;
+/// netcc::basic_hpcc<netcc::arith::q32> cc{{.host_rate = 100_Gbps, .base_rtt = 8_us}};
+/// cc.on_ack(ack);
+/// auto w = cc.cwnd();
+/// @endcode
 template <ArithmeticPolicy Policy = arith::ieee_double, class Stack = int_stack<>>
 class basic_hpcc {
  public:

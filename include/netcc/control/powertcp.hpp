@@ -381,6 +381,19 @@ class rtt_power {
   bool have_prev_ = false;
 };
 
+/// @brief Which rule the latest ACK ran (basic_powertcp::last_branch): the decision record the
+/// double and q32 policies are checked to agree on (tests/control/powertcp_test.cpp,
+/// theta_powertcp_test.cpp). One byte next to the flags.
+/// @code
+/// if (cc.last_branch() == netcc::powertcp_branch::update_capped) { /* HostBw * tau bound */ }
+/// @endcode
+enum class powertcp_branch : std::uint8_t {
+  none,           ///< no ACK yet
+  hold,           ///< no window update on this ACK (no power yet, or not the end of a round)
+  update,         ///< UPDATEWINDOW with the multiplicative term cwnd_old / normPower
+  update_capped,  ///< UPDATEWINDOW with that term capped at HostBw * tau (Property 1)
+};
+
 /// @brief The PowerTCP control law (Eq. 7, Algorithm 1 / Algorithm 2) over a power signal.
 ///
 /// Per ACK (`on_ack`): GETCWND (line 3), NORMPOWER through `Signal` (line 4), the smoothing of
@@ -398,19 +411,6 @@ class rtt_power {
 ///                            .ack_seq = 1000, .snd_nxt = 250'000});
 /// auto w = cc.cwnd();   // cwnd_init = 250000 B until the first update
 /// @endcode
-/// @brief Which rule the latest ACK ran (basic_powertcp::last_branch): the decision record the
-/// double and q32 policies are checked to agree on (tests/control/powertcp_test.cpp,
-/// theta_powertcp_test.cpp). One byte next to the flags.
-/// @code
-/// if (cc.last_branch() == netcc::powertcp_branch::update_capped) { /* HostBw * tau bound */ }
-/// @endcode
-enum class powertcp_branch : std::uint8_t {
-  none,           ///< no ACK yet
-  hold,           ///< no window update on this ACK (no power yet, or not the end of a round)
-  update,         ///< UPDATEWINDOW with the multiplicative term cwnd_old / normPower
-  update_capped,  ///< UPDATEWINDOW with that term capped at HostBw * tau (Property 1)
-};
-
 template <ArithmeticPolicy Policy = arith::ieee_double, class Signal = int_power<>>
 class basic_powertcp {
  public:

@@ -392,21 +392,6 @@ concept HopCountFeedback = requires(const E& e) {
 static_assert(SwiftEndpointFeedback<swift_ack_event> && HopCountFeedback<swift_ack_event>);
 static_assert(!SwiftEndpointFeedback<ack_event> && HopCountFeedback<ack_event>);
 
-/// @brief Swift's sender (the paper's Algorithm 1 with §3.3-3.6) over arithmetic policy `Policy`.
-///
-/// Windows are kept in packets (fractional). After any event sequence the windows are finite and
-/// within [min_cwnd, max_cwnd], each window decreases at most once per RTT through Algorithm 1's
-/// can_decrease (the reset after RETX_RESET_THRESHOLD timeouts excepted), and an ACK whose delay
-/// is below its target never decreases its window. No allocation, no virtual functions, no clock
-/// reads.
-/// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
-/// (integer arithmetic per event, square root included)
-/// @code
-/// using namespace netcc::literals;
-/// netcc::basic_swift<netcc::arith::q32> cc{{.init_cwnd = 0.5}};
-/// // below one packet: one packet every rtt / cwnd = 2 RTTs (base_target before a sample)
-/// netcc::duration gap = cc.pacing_delay();   // 100 us
-/// @endcode
 /// @brief Which rule of Algorithm 1 the latest event ran on a window (basic_swift::last_branch,
 /// basic_swift::last_endpoint_branch): the decision record the double and q32 policies are
 /// checked to agree on (tests/control/swift_test.cpp). One byte of per-flow state per window.
@@ -423,6 +408,21 @@ enum class swift_branch : std::uint8_t {
   reset,     ///< retransmit_cnt >= RETX_RESET_THRESHOLD: cwnd = min_cwnd
 };
 
+/// @brief Swift's sender (the paper's Algorithm 1 with §3.3-3.6) over arithmetic policy `Policy`.
+///
+/// Windows are kept in packets (fractional). After any event sequence the windows are finite and
+/// within [min_cwnd, max_cwnd], each window decreases at most once per RTT through Algorithm 1's
+/// can_decrease (the reset after RETX_RESET_THRESHOLD timeouts excepted), and an ACK whose delay
+/// is below its target never decreases its window. No allocation, no virtual functions, no clock
+/// reads.
+/// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
+/// (integer arithmetic per event, square root included)
+/// @code
+/// using namespace netcc::literals;
+/// netcc::basic_swift<netcc::arith::q32> cc{{.init_cwnd = 0.5}};
+/// // below one packet: one packet every rtt / cwnd = 2 RTTs (base_target before a sample)
+/// netcc::duration gap = cc.pacing_delay();   // 100 us
+/// @endcode
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_swift {
  public:

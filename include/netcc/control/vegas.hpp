@@ -193,23 +193,6 @@ inline constexpr double vegas_threshold_limit = 1 << 20;
   return v;
 }
 
-/// @brief TCP Vegas's sender (the paper §III; the seed's Algorithm 3) over arithmetic policy
-/// `Policy`.
-///
-/// After any event sequence: cwnd() within [min_cwnd, max_cwnd]; the window changes on an ACK only
-/// at the end of a round (at most once per RTT); in congestion avoidance by exactly one MSS (less
-/// at the bounds) according to diff against alpha and beta. No allocation, no virtual functions,
-/// no clock reads (the RTT comes with the ACK).
-/// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
-/// @code
-/// using namespace netcc::literals;
-/// netcc::basic_vegas<netcc::arith::q32> cc;   // 10-segment initial window
-/// cc.on_ack(netcc::rtt_event{.rtt = 100_us, .ack_seq = 1460, .snd_nxt = 14'600});
-/// cc.on_ack(netcc::rtt_event{.rtt = 100_us, .ack_seq = 14'600, .snd_nxt = 29'200});
-/// // round 1: diff = 10 (1 - 100/100) = 0 <= gamma, a doubling round: 20 packets
-/// cc.on_ack(netcc::rtt_event{.rtt = 125_us, .ack_seq = 29'200, .snd_nxt = 43'800});
-/// // round 2: diff = 20 (1 - 100/125) = 4 > gamma: slow start ends at 20 * 100/125 = 16 packets
-/// @endcode
 /// @brief Which rule the latest event ran (basic_vegas::last_branch): the decision record the
 /// double and q32 policies are checked to agree on (tests/control/vegas_test.cpp). One byte of
 /// per-flow state.
@@ -231,6 +214,23 @@ enum class vegas_branch : std::uint8_t {
   timeout,       ///< retransmission timeout: slow start from min_cwnd
 };
 
+/// @brief TCP Vegas's sender (the paper §III; the seed's Algorithm 3) over arithmetic policy
+/// `Policy`.
+///
+/// After any event sequence: cwnd() within [min_cwnd, max_cwnd]; the window changes on an ACK only
+/// at the end of a round (at most once per RTT); in congestion avoidance by exactly one MSS (less
+/// at the bounds) according to diff against alpha and beta. No allocation, no virtual functions,
+/// no clock reads (the RTT comes with the ACK).
+/// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
+/// @code
+/// using namespace netcc::literals;
+/// netcc::basic_vegas<netcc::arith::q32> cc;   // 10-segment initial window
+/// cc.on_ack(netcc::rtt_event{.rtt = 100_us, .ack_seq = 1460, .snd_nxt = 14'600});
+/// cc.on_ack(netcc::rtt_event{.rtt = 100_us, .ack_seq = 14'600, .snd_nxt = 29'200});
+/// // round 1: diff = 10 (1 - 100/100) = 0 <= gamma, a doubling round: 20 packets
+/// cc.on_ack(netcc::rtt_event{.rtt = 125_us, .ack_seq = 29'200, .snd_nxt = 43'800});
+/// // round 2: diff = 20 (1 - 100/125) = 4 > gamma: slow start ends at 20 * 100/125 = 16 packets
+/// @endcode
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_vegas {
  public:
