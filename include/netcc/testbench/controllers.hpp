@@ -2,6 +2,11 @@
 /// @file
 /// @brief The controllers the scenario runner can drive, by name, with the switch features
 /// each needs and its parameters derived from the scenario (host rate, base RTT, N).
+///
+/// Sources: each controller's paper (on its header's page); the parameters derived from a scenario
+/// follow the papers' rules, e.g. PowerTCP (NSDI'22) §3.3 (beta = HostBw * tau / N, cwnd_init =
+/// HostBw * tau) and HPCC (SIGCOMM'19) §3.3 (W_AI).
+///
 /// @code
 /// for (const auto& c : netcc::testbench::controllers()) std::puts(c.name.c_str());
 /// @endcode
@@ -165,6 +170,7 @@ template <class C>
   return checked_model<C>(name, p);
 }
 
+/// @brief Every controller the runner can drive, by name, in the order `netcc-sim list` shows.
 [[nodiscard]] inline std::vector<cc_entry> controllers() {
   std::vector<cc_entry> v;
   v.push_back({"fixed-bdp", "reference: a fixed window of one BDP, no congestion control", nullptr,

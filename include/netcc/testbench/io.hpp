@@ -13,6 +13,9 @@
 /// - netcc::testbench::write_file_atomic writes to a temporary file in the target's directory
 ///   and renames it into place only when every byte is written and flushed: a reader sees the
 ///   old file or the new one, never a truncated one, and a failure names the path and errno.
+///
+/// Sources: none; whole-file replacement is POSIX rename(2), atomic within a file system.
+///
 /// @code
 /// std::string err = netcc::testbench::check_file_name("name", "../../x");
 /// // "name = ../../x: must be 1-64 characters from [A-Za-z0-9._-], starting with a letter or digit"

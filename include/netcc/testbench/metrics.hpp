@@ -2,6 +2,11 @@
 /// @file
 /// @brief Metrics over testbench results: Jain's fairness index, percentiles, FCT slowdown,
 /// and CSV output of time series.
+///
+/// Sources: R. Jain, D. Chiu, W. Hawe, "A Quantitative Measure of Fairness and Discrimination for
+/// Resource Allocation in Shared Computer Systems", DEC-TR-301, 1984 (Jain's index); FCT slowdown
+/// as PowerTCP (NSDI'22) §4 and HPCC (SIGCOMM'19) §5 report it.
+///
 /// @code
 /// double j = netcc::testbench::jain_index(std::vector<double>{1.0, 1.0, 0.5});   // 0.9259...
 /// @endcode

@@ -36,6 +36,12 @@
 /// The engine allocates per flow and per node at set-up, and afterwards only when a pool grows
 /// past its high-water mark: packets live in a pool and move by index.
 ///
+/// Sources: the simulation set-ups of PowerTCP (NSDI'22) §4.1 and HPCC (SIGCOMM'19) §5; A. K.
+/// Choudhury, E. L. Hahne, "Dynamic Queue Length Thresholds for Shared-Memory Packet Switches",
+/// IEEE/ACM ToN 6(2), 1998 (shared buffers); S. Floyd, V. Jacobson, "Random Early Detection
+/// Gateways for Congestion Avoidance", IEEE/ACM ToN 1(4), 1993 and DCTCP (SIGCOMM 2010) §3.1
+/// (marking).
+///
 /// @code
 /// netcc::testbench::network net{{.seed = 1}};
 /// auto h0 = net.add_host(), h1 = net.add_host(), s = net.add_switch();

@@ -7,6 +7,17 @@
 /// working set. A packet is compact (96 B, the fields every hop reads in its first 32 B): the
 /// INT hop records a packet carries live in a second pool of the network, and only packets
 /// that carry INT hold a slot there (`int_slot`).
+///
+/// Sources: the fields of the papers' packets: INT hop records (HPCC, SIGCOMM'19, §3.2), Bolt's SRC
+/// and flags (NSDI'23, Listing 1), DCQCN's CNP (SIGCOMM'15, §3.1), FastTune's S-ACK (Algorithm 1).
+///
+/// @code
+/// netcc::testbench::packet p{};
+/// p.kind = netcc::testbench::packet_kind::data;
+/// p.flow = 7;
+/// p.size = netcc::bytes{1500};
+/// bool carries_int = p.int_slot != netcc::testbench::no_int_slot;   // false until a switch pushes
+/// @endcode
 #pragma once
 
 #include <cstdint>

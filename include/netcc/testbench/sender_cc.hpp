@@ -7,6 +7,17 @@
 /// controllers in one network, so it wraps each in netcc::testbench::cc_model<C>, which
 /// forwards only the events the controller consumes (detected with requires-expressions) and
 /// reads its outputs.
+///
+/// Sources: none beyond the controllers' own; the adapter follows the contract of
+/// netcc/control/controller_concepts.hpp.
+///
+/// @code
+/// std::unique_ptr<netcc::testbench::sender_cc> cc =
+///     std::make_unique<netcc::testbench::cc_model<netcc::dctcp>>("dctcp", netcc::dctcp_params{});
+/// cc->on_ack(netcc::ack_event{.now = netcc::timestamp{1000}, .ack_seq = 1460,
+///                             .snd_nxt = 2920, .acked = netcc::bytes{1460}});
+/// netcc::bytes w = cc->cwnd();
+/// @endcode
 #pragma once
 
 #include <memory>
@@ -56,10 +67,10 @@ class sender_cc {
   [[nodiscard]] virtual bytes cwnd() const = 0;
   /// @brief Pacing rate (bit_rate::max() for purely window-based controllers).
   [[nodiscard]] virtual bit_rate pacing_rate() const = 0;
-  /// @brief Display name.
   /// @brief The controller's congestion estimate alpha (DCQCN's and DCTCP's; for the time
   /// series), or 0 for a controller without one.
   [[nodiscard]] virtual double alpha() const { return 0.0; }
+  /// @brief Display name.
   [[nodiscard]] virtual std::string name() const = 0;
 };
 

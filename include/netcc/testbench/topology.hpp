@@ -5,6 +5,12 @@
 ///
 /// Each builder adds hosts, switches and links to a netcc::testbench::network and returns the
 /// node ids a scenario needs. Link rates and delays are per link class (edge, core).
+///
+/// Sources: the k-ary fat-tree of M. Al-Fares, A. Loukissas, A. Vahdat, "A Scalable, Commodity Data
+/// Center Network Architecture", SIGCOMM 2008, with the tiers, rates and delays of PowerTCP
+/// (NSDI'22) §4.1 and HPCC (SIGCOMM'19) §5; the dumbbells and stars of the papers'
+/// micro-benchmarks.
+///
 /// @code
 /// netcc::testbench::network net;
 /// auto d = netcc::testbench::make_dumbbell(net, 2, {}, {});

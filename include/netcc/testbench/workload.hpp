@@ -13,6 +13,11 @@
 /// a comment; sizes and probabilities non-decreasing, the first probability 0 and the last 1.
 /// Sizes between points are interpolated linearly (the usual reading of these tables, as in
 /// the HPCC and PowerTCP evaluations' generators).
+///
+/// Sources: the web-search flow sizes of DCTCP (Alizadeh et al., SIGCOMM 2010, §2) and the Hadoop
+/// sizes of A. Roy et al., "Inside the Social Network's (Datacenter) Network", SIGCOMM 2015, as
+/// tabulated for the HPCC, PowerTCP and Bolt evaluations (data/cdf/).
+///
 /// @code
 /// netcc::testbench::flow_size_cdf cdf;
 /// std::string err = netcc::testbench::load_cdf("data/cdf/websearch.cdf", cdf);
