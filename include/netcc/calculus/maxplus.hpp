@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Max-plus operations on netcc::calculus::basic_curve: convolution and deconvolution,
+/// computed exactly by duality with the min-plus ones of netcc/calculus/minplus.hpp.
+///
+/// Sources: Bouillard, Boyer, Le Corronc, "Deterministic Network Calculus", 2018, the max-plus
+/// chapter; Le Boudec, Thiran, "Network Calculus", 2001, §3.2 (max-plus algebra).
+///
+/// What is implemented
+/// - Max-plus convolution (f ⊗̄ g)(t) = sup_{0 <= s <= t} { f(s) + g(t - s) }, as
+///   f ⊗̄ g = -((-f) ⊗ (-g)) with the min-plus netcc::calculus::convolve.
+/// - Max-plus deconvolution (f ⊘̄ g)(t) = inf_{u >= 0} { f(t + u) - g(u) }, as
+///   f ⊘̄ g = -((-f) ⊘ (-g)) with the min-plus netcc::calculus::deconvolve.
+/// - The pointwise negation -f of a finite curve (netcc::calculus::negate), which the two
+///   dualities need.
+///
+/// The -infinity choice: netcc's curves take the value +infinity but never -infinity (the
+/// min-plus zero element is +infinity; the max-plus one would be -infinity). Negating a curve
+/// that takes +infinity would need -infinity, so the max-plus operations accept only finite
+/// operands (basic_curve::is_finite) and return an invalid curve with
+/// curve_error::precondition otherwise, as minplus.hpp reports a missing property. A finite
+/// pair can still have a max-plus deconvolution of -infinity (the infimum is unbounded below,
+/// e.g. when g grows faster than f): that result is not representable and is reported as
+/// curve_error::undefined. The max-plus convolution of two finite curves is always finite (a
+/// supremum over the compact [0, t] of a piecewise-linear function with finitely many pieces).
+///
+/// Laws (tested on random exact curves): ⊗̄ is commutative and associative; both operations
+/// agree with their definitions evaluated by brute force; for non-decreasing f, g,
+/// f ⊗̄ g >= f ⊗ g pointwise.
+///
+/// Complexity: one negation of each operand and of the result (O(n)) plus the min-plus
+/// operation on the negated curves (see minplus.hpp; the convex / concave fast paths of
+/// convolve apply to the negated operands, so concave ⊗̄ concave is the slope merge).
+///
+/// @code
+/// using netcc::calculus::curve;
+/// using netcc::calculus::rational;
+/// const curve f = curve::rate(rational{1});   // t
+/// const curve g = curve::rate(rational{2});   // 2 t
+/// const curve h = maxplus_convolve(f, g);     // sup_s {s + 2 (t - s)} = 2 t
+/// const curve d = maxplus_deconvolve(g, f);   // inf_u {2 (t + u) - u} = 2 t
+/// bool refused = !maxplus_convolve(f, curve::delay(rational{1})).valid();   // +infinity
+/// @endcode
+#pragma once
+
+#include "netcc/calculus/curve.hpp"
+#include "netcc/calculus/minplus.hpp"
+
+namespace netcc::calculus {
+
+/// @brief The pointwise negation (-f)(t) = -f(t) of a finite curve (values, right limits and
+/// slopes negated). O(n).
+///
+/// An invalid f is returned as is; a curve that takes +infinity has no negation in netcc (it
+/// would take -infinity, which curves do not represent) and gives curve_error::precondition;
+/// an exact number whose negation overflows gives curve_error::overflow.
+/// @code
+/// using netcc::calculus::curve;
+/// auto m = negate(curve::token_bucket(1, 4));   // 0 at 0, -4 - t for t > 0
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] basic_curve<T> negate(const basic_curve<T>& f) {
+  if (!f.valid()) return f;
+  if (!f.is_finite()) return basic_curve<T>::invalid(curve_error::precondition);
+  return basic_curve<T>::zero() - f;
+}
+
+/// @brief Max-plus convolution (f ⊗̄ g)(t) = sup_{0 <= s <= t} { f(s) + g(t - s) }, computed
+/// exactly as -((-f) ⊗ (-g)) (Le Boudec, Thiran §3.2).
+///
+/// Both operands must be finite (basic_curve::is_finite): a curve that takes +infinity gives
+/// curve_error::precondition (netcc has no -infinity, see the file comment). An invalid
+/// operand is returned as is (the first one's error first); an overflow gives
+/// curve_error::overflow. Commutative and associative (tested).
+/// @code
+/// using netcc::calculus::curve;
+/// auto h = maxplus_convolve(curve::token_bucket(1, 4), curve::rate(2));
+/// // sup over s of the burst 4 (taken for s > 0) plus the larger rate: 4 + 2 t for t > 0
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] basic_curve<T> maxplus_convolve(const basic_curve<T>& f, const basic_curve<T>& g) {
+  if (!f.valid()) return f;
+  if (!g.valid()) return g;
+  if (!f.is_finite() || !g.is_finite()) return basic_curve<T>::invalid(curve_error::precondition);
+  const basic_curve<T> nf = negate(f);
+  if (!nf.valid()) return nf;
+  const basic_curve<T> ng = negate(g);
+  if (!ng.valid()) return ng;
+  const basic_curve<T> m = convolve(nf, ng);
+  if (!m.valid()) return m;
+  // The min-plus convolution of two finite curves is finite; a +infinity here would be a bug
+  // of the min-plus layer, reported rather than negated.
+  if (!m.is_finite()) return basic_curve<T>::invalid(curve_error::undefined);
+  return negate(m);
+}
+
+/// @brief Max-plus deconvolution (f ⊘̄ g)(t) = inf_{u >= 0} { f(t + u) - g(u) }, computed
+/// exactly as -((-f) ⊘ (-g)) (Le Boudec, Thiran §3.2).
+///
+/// Both operands must be finite (curve_error::precondition otherwise, as for
+/// maxplus_convolve). Where the infimum is unbounded below (-infinity, e.g. g grows faster
+/// than f) the result is not representable: curve_error::undefined. An invalid operand is
+/// returned as is; an overflow gives curve_error::overflow.
+/// @code
+/// using netcc::calculus::curve;
+/// auto d = maxplus_deconvolve(curve::rate(2), curve::rate(1));   // inf_u {2 t + u} = 2 t
+/// bool minus_inf = !maxplus_deconvolve(curve::rate(1), curve::rate(2)).valid();   // true
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] basic_curve<T> maxplus_deconvolve(const basic_curve<T>& f, const basic_curve<T>& g) {
+  if (!f.valid()) return f;
+  if (!g.valid()) return g;
+  if (!f.is_finite() || !g.is_finite()) return basic_curve<T>::invalid(curve_error::precondition);
+  const basic_curve<T> nf = negate(f);
+  if (!nf.valid()) return nf;
+  const basic_curve<T> ng = negate(g);
+  if (!ng.valid()) return ng;
+  const basic_curve<T> m = deconvolve(nf, ng);
+  if (!m.valid()) return m;
+  // +infinity in the min-plus result is -infinity in the max-plus one.
+  if (!m.is_finite()) return basic_curve<T>::invalid(curve_error::undefined);
+  return negate(m);
+}
+
+}  // namespace netcc::calculus
