@@ -14,6 +14,7 @@
 
 #include "netcc/calculus/cc_driver.hpp"
 #include "netcc/calculus/curve.hpp"
+#include "netcc/calculus/maxplus.hpp"
 #include "netcc/calculus/minplus.hpp"
 #include "netcc/calculus/path_server.hpp"
 #include "netcc/calculus/rational.hpp"
