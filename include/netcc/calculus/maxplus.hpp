@@ -65,6 +65,36 @@ template <CurveNumber T>
   return basic_curve<T>::zero() - f;
 }
 
+}  // namespace netcc::calculus
+
+namespace netcc::detail {
+
+// The max-plus operation dual to the min-plus `op`: -((-f) op (-g)). The checks shared by
+// maxplus_convolve and maxplus_deconvolve: an invalid operand is returned as is (f first),
+// an operand taking +infinity gives curve_error::precondition, a failed negation or `op`
+// its error, and a min-plus result taking +infinity (-infinity after negation)
+// curve_error::undefined.
+template <class T, class Op>
+calculus::basic_curve<T> maxplus_by_duality(const calculus::basic_curve<T>& f,
+                                            const calculus::basic_curve<T>& g, Op op) {
+  using C = calculus::basic_curve<T>;
+  if (!f.valid()) return f;
+  if (!g.valid()) return g;
+  if (!f.is_finite() || !g.is_finite()) return C::invalid(calculus::curve_error::precondition);
+  const C nf = calculus::negate(f);
+  if (!nf.valid()) return nf;
+  const C ng = calculus::negate(g);
+  if (!ng.valid()) return ng;
+  const C m = op(nf, ng);
+  if (!m.valid()) return m;
+  if (!m.is_finite()) return C::invalid(calculus::curve_error::undefined);
+  return calculus::negate(m);
+}
+
+}  // namespace netcc::detail
+
+namespace netcc::calculus {
+
 /// @brief Max-plus convolution (f ⊗̄ g)(t) = sup_{0 <= s <= t} { f(s) + g(t - s) }, computed
 /// exactly as -((-f) ⊗ (-g)) (Le Boudec, Thiran §3.2).
 ///
@@ -79,19 +109,10 @@ template <CurveNumber T>
 /// @endcode
 template <CurveNumber T>
 [[nodiscard]] basic_curve<T> maxplus_convolve(const basic_curve<T>& f, const basic_curve<T>& g) {
-  if (!f.valid()) return f;
-  if (!g.valid()) return g;
-  if (!f.is_finite() || !g.is_finite()) return basic_curve<T>::invalid(curve_error::precondition);
-  const basic_curve<T> nf = negate(f);
-  if (!nf.valid()) return nf;
-  const basic_curve<T> ng = negate(g);
-  if (!ng.valid()) return ng;
-  const basic_curve<T> m = convolve(nf, ng);
-  if (!m.valid()) return m;
-  // The min-plus convolution of two finite curves is finite; a +infinity here would be a bug
-  // of the min-plus layer, reported rather than negated.
-  if (!m.is_finite()) return basic_curve<T>::invalid(curve_error::undefined);
-  return negate(m);
+  // The min-plus convolution of two finite curves is finite; a +infinity in it would be a bug
+  // of the min-plus layer, reported (curve_error::undefined) rather than negated.
+  return detail::maxplus_by_duality(
+      f, g, [](const basic_curve<T>& a, const basic_curve<T>& b) { return convolve(a, b); });
 }
 
 /// @brief Max-plus deconvolution (f ⊘̄ g)(t) = inf_{u >= 0} { f(t + u) - g(u) }, computed
@@ -108,18 +129,9 @@ template <CurveNumber T>
 /// @endcode
 template <CurveNumber T>
 [[nodiscard]] basic_curve<T> maxplus_deconvolve(const basic_curve<T>& f, const basic_curve<T>& g) {
-  if (!f.valid()) return f;
-  if (!g.valid()) return g;
-  if (!f.is_finite() || !g.is_finite()) return basic_curve<T>::invalid(curve_error::precondition);
-  const basic_curve<T> nf = negate(f);
-  if (!nf.valid()) return nf;
-  const basic_curve<T> ng = negate(g);
-  if (!ng.valid()) return ng;
-  const basic_curve<T> m = deconvolve(nf, ng);
-  if (!m.valid()) return m;
-  // +infinity in the min-plus result is -infinity in the max-plus one.
-  if (!m.is_finite()) return basic_curve<T>::invalid(curve_error::undefined);
-  return negate(m);
+  // +infinity in the min-plus result is -infinity in the max-plus one (curve_error::undefined).
+  return detail::maxplus_by_duality(
+      f, g, [](const basic_curve<T>& a, const basic_curve<T>& b) { return deconvolve(a, b); });
 }
 
 }  // namespace netcc::calculus
