@@ -293,6 +293,60 @@ RC_GTEST_PROP(BoltQosSupply, SharesNeverExceedTheLink, ()) {
   RC_ASSERT(sum >= total - static_cast<std::int64_t>(n));
 }
 
+RC_GTEST_PROP(BoltQosSupply, LineEightIsTheExactFloorInEveryRange, ()) {
+  // floor(BW * dt * w_i / (8e9 * w_eff)) against a 128-bit reference, over rates, times and
+  // weights wide enough to reach every path (the 32-bit division, the 64-bit one for sums of
+  // 2^32 or more, and the 128-bit forms).
+  const auto rate = netcc::bit_rate{*rc::gen::inRange<std::int64_t>(1, 1'600'000'000'000)};
+  const auto dt = netcc::duration{
+      *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 100'000),
+                      rc::gen::inRange<std::int64_t>(1, std::numeric_limits<std::int64_t>::max()))};
+  const auto w_i = *rc::gen::inRange<std::uint32_t>(1, std::numeric_limits<std::uint32_t>::max());
+  const auto extra = *rc::gen::oneOf(rc::gen::inRange<std::uint64_t>(0, 64),
+                                     rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 35));
+  const std::uint64_t w_eff = w_i + extra;
+  using netcc::detail::u128;
+  const u128 bw_dt =
+      u128(static_cast<std::uint64_t>(rate.bps())) * static_cast<std::uint64_t>(dt.count());
+  const u128 num = bw_dt * w_i;
+  const u128 den = u128{8'000'000'000ULL} * w_eff;
+  const bool exact_range = bw_dt < (u128{1} << 94);
+  const std::int64_t got = netcc::bolt_qos_supply_bytes(rate, dt, w_i, w_eff);
+  if (exact_range) {
+    const u128 want = num / den;
+    const u128 lim = static_cast<u128>(std::numeric_limits<std::int64_t>::max());
+    RC_ASSERT(got == static_cast<std::int64_t>(want > lim ? lim : want));
+  } else {
+    RC_ASSERT(got >= 0);
+  }
+}
+
+RC_GTEST_PROP(BoltSupply, TokenUpdateMatchesWideArithmetic, ()) {
+  // Algorithm 3 lines 5-7 in 64 bits against the same in 128 bits: token + supply - demand,
+  // capped at one MTU, saturated at the floor, for any token, supply and packet size.
+  const auto mtu = netcc::bytes{*rc::gen::inRange<std::int64_t>(1, 70'000)};
+  const auto token = *rc::gen::arbitrary<std::int32_t>();
+  const auto token_clamped = token > mtu.count() ? static_cast<std::int32_t>(mtu.count()) : token;
+  const auto size = netcc::bytes{*rc::gen::oneOf(rc::gen::inRange<std::int64_t>(-100, 70'000),
+                                                 rc::gen::arbitrary<std::int64_t>())};
+  const auto rate = netcc::bit_rate{*rc::gen::inRange<std::int64_t>(0, 1'600'000'000'000)};
+  const auto dt = *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(0, 100'000),
+      rc::gen::inRange<std::int64_t>(0, std::numeric_limits<std::int64_t>::max() / 2));
+  netcc::bolt_params p;
+  p.mtu = mtu;
+  netcc::bolt_port_state s{};
+  s.sm_token = token_clamped;
+  const std::int64_t supply = netcc::bolt_direct_supply_bytes(rate, netcc::duration{dt});
+  using netcc::detail::i128;
+  const i128 demand = size.count() > 0 ? size.count() : 0;
+  i128 want = i128{token_clamped} + supply - demand;
+  if (want > mtu.count()) want = mtu.count();
+  if (want < netcc::bolt_sm_token_floor.count()) want = netcc::bolt_sm_token_floor.count();
+  const auto got = netcc::bolt_supply_token(s, size, rate, netcc::timestamp{dt}, p);
+  RC_ASSERT(static_cast<i128>(got) == want);
+}
+
 // ---------------------------------------------------------------- Algorithm 1
 
 namespace {

@@ -257,17 +257,23 @@ constexpr duration bolt_elapsed(timestamp now, timestamp last) noexcept {
 // MTU, saturated at the floor; or token := MTU when the supply was beyond the table (§4.1).
 constexpr void bolt_apply_supply(bolt_port_state& s, bolt_supply sup, bytes pkt_size,
                                  const bolt_params& p) noexcept {
-  const i128 mtu = p.mtu.count();
+  const std::int64_t cap = p.mtu.count() < std::numeric_limits<std::int32_t>::max()
+                               ? p.mtu.count()
+                               : std::int64_t{std::numeric_limits<std::int32_t>::max()};
   if (sup.beyond_table) {  // §4.1: "directly set to its maximum value of 1 MTU"
-    s.sm_token = static_cast<std::int32_t>(mtu < std::numeric_limits<std::int32_t>::max()
-                                               ? mtu
-                                               : i128{std::numeric_limits<std::int32_t>::max()});
+    s.sm_token = static_cast<std::int32_t>(
+        cap < bolt_sm_token_floor.count() ? bolt_sm_token_floor.count() : cap);
     return;
   }
-  const i128 demand = pkt_size.count() > 0 ? pkt_size.count() : 0;  // line 5
-  i128 t = i128{s.sm_token} + sup.bytes - demand;                   // line 6
-  if (t > mtu) t = mtu;                                             // line 7: min(token, MTU)
-  if (t > std::numeric_limits<std::int32_t>::max()) t = std::numeric_limits<std::int32_t>::max();
+  // Line 6 in 64 bits rather than 128: supply and demand are both >= 0, so their difference
+  // cannot overflow, and adding the 32-bit token overflows only far beyond either bound.
+  const std::int64_t demand = pkt_size.count() > 0 ? pkt_size.count() : 0;  // line 5
+  const std::int64_t supply = sup.bytes > 0 ? sup.bytes : 0;
+  std::int64_t t = 0;
+  if (__builtin_add_overflow(supply - demand, std::int64_t{s.sm_token}, &t))  // line 6
+    t = supply > demand ? std::numeric_limits<std::int64_t>::max()
+                        : std::numeric_limits<std::int64_t>::min();
+  if (t > cap) t = cap;                                                  // line 7: min(token, MTU)
   if (t < bolt_sm_token_floor.count()) t = bolt_sm_token_floor.count();  // netcc: saturate
   s.sm_token = static_cast<std::int32_t>(t);
 }
@@ -329,9 +335,13 @@ struct bolt_qos_view {
                                                             std::size_t i) noexcept {
   const std::size_t n = bolt_qos_levels(v);
   if (i >= n) return 0;
-  std::uint64_t w = 0;                                              // line 4
-  for (std::size_t j = 0; j < n; ++j)                               // line 5
-    if (j == i || v.queue_sizes[j] != bytes{0}) w += v.weights[j];  // lines 6-7
+  std::uint64_t w = 0;                   // line 4
+  for (std::size_t j = 0; j < n; ++j) {  // line 5
+    // Lines 6-7 without a branch: queue occupancies are data, and a mispredicted test per
+    // level costs more than the add.
+    const bool counted = (j == i) | (v.queue_sizes[j] != bytes{0});
+    w += counted ? v.weights[j] : 0u;
+  }
   return w;
 }
 
@@ -354,6 +364,11 @@ struct bolt_qos_view {
     if (w_eff == w_i)  // the weight cancels: floor(BW * dt / den)
       return static_cast<std::int64_t>(static_cast<std::uint64_t>(prod) / 8'000'000'000ULL);
     const std::uint64_t by_den = static_cast<std::uint64_t>(x) / 8'000'000'000ULL;
+    // by_den < 2^64 / 8e9 < 2^32 here, so a 32-bit division suffices whenever w_eff fits 32
+    // bits: several times cheaper than a 64-bit one on common cores.
+    if (w_eff <= std::numeric_limits<std::uint32_t>::max())
+      return static_cast<std::int64_t>(static_cast<std::uint32_t>(by_den) /
+                                       static_cast<std::uint32_t>(w_eff));
     return static_cast<std::int64_t>(by_den / w_eff);
   }
   u128 q;
