@@ -3,10 +3,12 @@
 // controller (alpha as in Eq. 1), the same in q32, and the integer-only one (q32 window, alpha
 // in 1/1024 units with g = 2^-4), with counters for the per-flow state ("state_B": window,
 // ssthresh, alpha, the two byte counters, WindowEnd, the reduction window's end, reduction count
-// and flags, padding included; budget 64 B) and the whole controller with its configuration
-// ("object_B"). Feedback is a pre-generated ring of cumulative ACKs of one segment each, a
-// quarter of them echoing CE, so every path runs: byte counting, the once-per-window alpha update,
-// cuts at most once per window, slow start and congestion avoidance. TARGETS.md: <= 10 ns per
+// and flags, padding included; 32 B in the compact integer form, TARGETS.md's budget) and the
+// whole controller with its configuration ("object_B"), and the same ACKs through a shared
+// config and an external flow_state ("dctcp_ack_state/..."). Feedback is a pre-generated ring
+// of cumulative ACKs of one segment each, a quarter of them echoing CE, so every path runs: byte
+// counting, the once-per-window alpha update, cuts at most once per window, slow start and
+// congestion avoidance. TARGETS.md: <= 10 ns per
 // event; ns-3's TcpDctcp per-ACK call costs about 44-48 ns on this machine through a harness of
 // about 24 ns.
 #include <benchmark/benchmark.h>
@@ -48,8 +50,27 @@ void BM_dctcp_ack(benchmark::State& state) {
   state.counters["state_B"] = static_cast<double>(C::state_bytes);
   state.counters["object_B"] = static_cast<double>(sizeof(C));
 }
+// The same ACKs through a shared config and an external flow_state (the logic the controller
+// forwards to): bytes_per_flow = sizeof(flow_state).
+template <class C>
+void BM_dctcp_ack_state(benchmark::State& state) {
+  const auto v = acks();
+  const typename C::config cfg{};
+  typename C::flow_state st = cfg.initial_state();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    cfg.on_ack(st, v[i++ & (ring - 1)]);
+    benchmark::DoNotOptimize(st);
+  }
+  benchmark::DoNotOptimize(cfg.cwnd(st));
+  state.counters["state_B"] = static_cast<double>(sizeof(st));
+  state.counters["config_B"] = static_cast<double>(sizeof(cfg));
+}
 BENCHMARK(BM_dctcp_ack<netcc::dctcp>)->Name("dctcp_ack/double");
 BENCHMARK(BM_dctcp_ack<netcc::basic_dctcp<netcc::arith::q32>>)->Name("dctcp_ack/q32");
 BENCHMARK(BM_dctcp_ack<netcc::dctcp_fixed>)->Name("dctcp_ack/q32_alpha1024");
+BENCHMARK(BM_dctcp_ack_state<netcc::dctcp>)->Name("dctcp_ack_state/double");
+BENCHMARK(BM_dctcp_ack_state<netcc::basic_dctcp<netcc::arith::q32>>)->Name("dctcp_ack_state/q32");
+BENCHMARK(BM_dctcp_ack_state<netcc::dctcp_fixed>)->Name("dctcp_ack_state/q32_alpha1024");
 
 }  // namespace

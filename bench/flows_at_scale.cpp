@@ -11,9 +11,15 @@
 // sequence numbers and INT counters are advanced globally, so every flow sees time and its
 // ACK sequence move forward.
 //
-// Counters: ns_per_event (CPU time per event, printed in seconds with an SI prefix: 9n = 9 ns), bytes_per_flow (the array's stride: the
-// controller object), state_B (the controller's per-flow state as it reports it), flows, and
-// array_MB (the array's size, to compare with the caches).
+// Two layouts: an array of controller objects (each with its own copy of the configuration),
+// and, for controllers split into a shared `config` and a per-flow `flow_state` (entries named
+// ".../state_array"), an array of flow_state alone run by one config for the whole class of
+// flows, as a NIC keeps per-flow state apart from per-path-class parameters.
+//
+// Counters: ns_per_event (CPU time per event, printed in seconds with an SI prefix: 9n = 9 ns),
+// bytes_per_flow (the array's stride: the controller object, or sizeof(flow_state) for the state
+// arrays), state_B (the controller's per-flow state as it reports it), flows, and array_MB (the
+// array's size, to compare with the caches).
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -74,6 +80,31 @@ void run(benchmark::State& state, const C& proto, Apply apply) {
   state.counters["array_MB"] = static_cast<double>(sizeof(C) * flows) / 1048576.0;
 }
 
+// The same loop over an array of flow_state run by one shared config: `apply(cfg, state, k)`.
+template <class C, class Apply>
+void run_states(benchmark::State& state, const typename C::config& cfg, Apply apply) {
+  using S = typename C::flow_state;
+  const auto flows = static_cast<std::size_t>(state.range(0));
+  std::vector<S> st(flows, cfg.initial_state());
+  const std::vector<std::uint32_t> order = flow_order(flows);
+  const std::size_t mask = order.size() - 1;
+  std::uint64_t k = 0;
+  for (std::size_t j = 0; j < order.size(); ++j, ++k) apply(cfg, st[order[j]], k);
+  for (auto _ : state) {
+    S& s = st[order[k & mask]];
+    apply(cfg, s, k);
+    benchmark::DoNotOptimize(s);
+    ++k;
+  }
+  state.counters["ns_per_event"] =
+      benchmark::Counter(static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(S));
+  state.counters["state_B"] = static_cast<double>(C::state_bytes);
+  state.counters["flows"] = static_cast<double>(flows);
+  state.counters["array_MB"] = static_cast<double>(sizeof(S) * flows) / 1048576.0;
+}
+
 // Cumulative ACKs of one 1460-B segment: the global sequence advances by one segment per
 // event, RTTs wander 30-90 us, one in four echoes CE.
 struct ack_template {
@@ -103,6 +134,16 @@ template <class C>
 void BM_window_ack(benchmark::State& state) {
   const auto t = ack_templates();
   run(state, C{}, [&t](C& c, std::uint64_t k) { c.on_ack(ack_at(t, k)); });
+}
+
+template <class C>
+void BM_window_ack_states(benchmark::State& state) {
+  const auto t = ack_templates();
+  const typename C::config cfg{};
+  run_states<C>(state, cfg,
+                [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
+                  c.on_ack(s, ack_at(t, k));
+                });
 }
 
 template <class C>
@@ -175,6 +216,13 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_window_ack<netcc::dctcp>)->Name("dctcp/double")->Apply(sizes);
 BENCHMARK(BM_window_ack<netcc::basic_dctcp<q32>>)->Name("dctcp/q32")->Apply(sizes);
 BENCHMARK(BM_window_ack<netcc::dctcp_fixed>)->Name("dctcp/q32_alpha1024")->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::dctcp>)->Name("dctcp/double/state_array")->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::basic_dctcp<q32>>)
+    ->Name("dctcp/q32/state_array")
+    ->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::dctcp_fixed>)
+    ->Name("dctcp/q32_alpha1024/state_array")
+    ->Apply(sizes);
 BENCHMARK(BM_vegas_ack<netcc::vegas>)->Name("vegas/double")->Apply(sizes);
 BENCHMARK(BM_vegas_ack<netcc::vegas_fixed>)->Name("vegas/q32")->Apply(sizes);
 BENCHMARK(BM_window_ack<netcc::swift>)->Name("swift/double")->Apply(sizes);

@@ -5,6 +5,8 @@
 // the per-flow state budget; the feedback concept it needs; the §3.3 helpers.
 #include <netcc/control/dctcp.hpp>
 
+#include <type_traits>
+
 namespace {
 
 template <class C>
@@ -32,10 +34,24 @@ constexpr bool timeout_to_one_mss() {
 static_assert(timeout_to_one_mss<netcc::dctcp>());
 static_assert(timeout_to_one_mss<netcc::dctcp_fixed>());
 
-// Per-flow state within 64 B for every instantiation; the integer one packs alpha in 16 bits.
+// Per-flow state: 32 B for the integer form (the compact state), 40 B for q32 with the exact
+// alpha, 64 B for double; the state is trivially copyable and the controller is config + state.
 static_assert(netcc::dctcp::state_bytes <= 64);
-static_assert(netcc::basic_dctcp<netcc::arith::q32>::state_bytes <= 64);
-static_assert(netcc::dctcp_fixed::state_bytes <= 56);
+static_assert(netcc::basic_dctcp<netcc::arith::q32>::state_bytes <= 40);
+static_assert(netcc::dctcp_fixed::state_bytes <= 32);
+static_assert(sizeof(netcc::dctcp_fixed::flow_state) == netcc::dctcp_fixed::state_bytes);
+static_assert(std::is_trivially_copyable_v<netcc::dctcp_fixed::flow_state>);
+static_assert(std::is_trivially_copyable_v<netcc::dctcp::flow_state>);
+
+// The shared configuration runs a state held outside any controller, in constant evaluation too.
+constexpr bool config_drives_a_state() {
+  const netcc::dctcp_fixed::config cfg{};
+  auto st = cfg.initial_state();
+  cfg.on_ack(st, netcc::ack_event{.ack_seq = 1460, .snd_nxt = 14'600, .acked = netcc::bytes{1460}});
+  return cfg.cwnd(st) == netcc::bytes{14'600 + 1460} &&
+         cfg.last_branch(st) == netcc::dctcp_branch::slow_start;
+}
+static_assert(config_drives_a_state());
 static_assert(sizeof(netcc::dctcp_fixed::alpha_storage) == 2);
 static_assert(sizeof(netcc::basic_dctcp<netcc::arith::ieee_double,
                                         netcc::dctcp_alpha_scaled<20>>::alpha_storage) == 4);

@@ -310,12 +310,199 @@ enum class dctcp_branch : std::uint8_t {
   timeout,     ///< retransmission timeout: cwnd = 1 MSS
 };
 
+namespace detail {
+
+// Whether number type T is a fixed-point window of at most 31 integer bits and at least 20
+// fraction bits: the compact per-flow state holds such a window in 51 bits (31.20).
+template <class T>
+inline constexpr bool dctcp_compact_window = false;
+template <int I, int F>
+inline constexpr bool dctcp_compact_window<fixed_point<I, F>> = (I <= 31 && F >= 20);
+
+// Whether alpha representation A packs into 11 bits of the compact state (an integer alpha of
+// at most 2^10 units).
+template <class A>
+inline constexpr bool dctcp_alpha_packs = false;
+template <int F>
+inline constexpr bool dctcp_alpha_packs<dctcp_alpha_scaled<F>> = (F <= 10);
+
+// No member: the place of an alpha the compact state packs into its bit fields.
+struct dctcp_no_alpha {};
+
+// The per-flow state of basic_dctcp in full width (double, or a fixed-point number outside the
+// compact form): the policy's numbers, 64-bit byte counters and sequence marks.
+template <class T, class S>
+class dctcp_wide_state {
+ public:
+  // Byte counters halve when BytesAcked would pass this; one ACK counts at most half of it.
+  static constexpr std::uint64_t counter_cap = std::uint64_t{1} << 62;
+  static constexpr int reduction_bits = 32;
+
+  [[nodiscard]] constexpr T window() const noexcept { return cwnd_; }
+  constexpr void set_window(T w) noexcept { cwnd_ = w; }
+  [[nodiscard]] constexpr T ssthresh() const noexcept { return ssthresh_; }
+  constexpr void set_ssthresh(T w) noexcept { ssthresh_ = w; }
+  [[nodiscard]] constexpr S alpha() const noexcept { return alpha_; }
+  constexpr void set_alpha(S a) noexcept { alpha_ = a; }
+  [[nodiscard]] constexpr std::uint64_t bytes_acked() const noexcept { return bytes_acked_; }
+  [[nodiscard]] constexpr std::uint64_t bytes_marked() const noexcept { return bytes_marked_; }
+  constexpr void set_counts(std::uint64_t acked, std::uint64_t marked) noexcept {
+    bytes_acked_ = acked;
+    bytes_marked_ = marked;
+  }
+  [[nodiscard]] constexpr bool window_end_reached(sequence ack) const noexcept {
+    return seq_geq(ack, window_end_);
+  }
+  constexpr void arm_window_end(sequence nxt) noexcept { window_end_ = nxt; }
+  [[nodiscard]] constexpr bool reduction_end_passed(sequence ack) const noexcept {
+    return seq_gt(ack, reduction_end_);
+  }
+  constexpr void arm_reduction_end(sequence nxt) noexcept { reduction_end_ = nxt; }
+  [[nodiscard]] constexpr std::uint32_t reductions() const noexcept { return reductions_; }
+  constexpr void add_reduction() noexcept { ++reductions_; }
+  [[nodiscard]] constexpr std::uint8_t flags() const noexcept { return flags_; }
+  constexpr void set_flags(std::uint8_t f) noexcept { flags_ = f; }
+  [[nodiscard]] constexpr dctcp_branch branch() const noexcept { return branch_; }
+  constexpr void set_branch(dctcp_branch b) noexcept { branch_ = b; }
+
+ private:
+  T cwnd_{};
+  T ssthresh_{};
+  std::uint64_t bytes_acked_ = 0;   // DCTCP.BytesAcked
+  std::uint64_t bytes_marked_ = 0;  // DCTCP.BytesMarked
+  sequence window_end_ = 0;         // DCTCP.WindowEnd
+  sequence reduction_end_ = 0;      // SND.NXT at the last reduction
+  std::uint32_t reductions_ = 0;
+  std::uint8_t flags_ = 0;
+  dctcp_branch branch_ = dctcp_branch::none;  // the rule the latest event ran
+  S alpha_{};  // DCTCP.Alpha (last: a 16-bit alpha packs after the flags)
+};
+
+// The compact per-flow state of basic_dctcp for a fixed-point window (see the class comment of
+// basic_dctcp, "Per-flow state"): 32 B with an alpha of at most 2^10 units, 40 B otherwise.
+template <class T, class S, bool PackAlpha>
+class dctcp_compact_state {
+ public:
+  static constexpr int window_fraction_bits = 20;
+  static constexpr std::uint64_t counter_cap = std::uint64_t{1} << 27;
+  static constexpr int reduction_bits = 13;
+
+  [[nodiscard]] constexpr T window() const noexcept { return load(cwnd_); }
+  constexpr void set_window(T w) noexcept { cwnd_ = store(w); }
+  [[nodiscard]] constexpr T ssthresh() const noexcept { return load(ssthresh_); }
+  constexpr void set_ssthresh(T w) noexcept { ssthresh_ = store(w); }
+  [[nodiscard]] constexpr S alpha() const noexcept {
+    if constexpr (PackAlpha) {
+      return static_cast<S>(alpha_);
+    } else {
+      return wide_alpha_;
+    }
+  }
+  constexpr void set_alpha(S a) noexcept {
+    if constexpr (PackAlpha) {
+      alpha_ = static_cast<std::uint64_t>(a) & 0x7FF;
+    } else {
+      wide_alpha_ = a;
+    }
+  }
+  [[nodiscard]] constexpr std::uint64_t bytes_acked() const noexcept { return bytes_acked_; }
+  [[nodiscard]] constexpr std::uint64_t bytes_marked() const noexcept { return bytes_marked_; }
+  constexpr void set_counts(std::uint64_t acked, std::uint64_t marked) noexcept {
+    bytes_acked_ = acked & 0xFFF'FFFF;
+    bytes_marked_ = marked & 0xFFF'FFFF;
+  }
+  [[nodiscard]] constexpr bool window_end_reached(sequence ack) const noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(ack) - window_end_) >= 0;
+  }
+  constexpr void arm_window_end(sequence nxt) noexcept {
+    window_end_ = static_cast<std::uint32_t>(nxt);
+  }
+  [[nodiscard]] constexpr bool reduction_end_passed(sequence ack) const noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(ack) - reduction_end_) > 0;
+  }
+  constexpr void arm_reduction_end(sequence nxt) noexcept {
+    reduction_end_ = static_cast<std::uint32_t>(nxt);
+  }
+  [[nodiscard]] constexpr std::uint32_t reductions() const noexcept {
+    return static_cast<std::uint32_t>(reductions_);
+  }
+  constexpr void add_reduction() noexcept { reductions_ = (reductions_ + 1) & 0x1FFF; }
+  [[nodiscard]] constexpr std::uint8_t flags() const noexcept {
+    return static_cast<std::uint8_t>(flags_);
+  }
+  constexpr void set_flags(std::uint8_t f) noexcept { flags_ = f & 0xFu; }
+  [[nodiscard]] constexpr dctcp_branch branch() const noexcept {
+    return static_cast<dctcp_branch>(branch_);
+  }
+  constexpr void set_branch(dctcp_branch b) noexcept {
+    branch_ = static_cast<std::uint64_t>(b) & 0xFu;
+  }
+
+ private:
+  static constexpr int shift = T::fraction_bits - window_fraction_bits;
+  // A window in [0, 2^31) B, rounded to the nearest 2^-20 B (a whole byte count, as every
+  // bound is, is kept exactly, so clamping and min() stay exact).
+  static constexpr std::uint64_t store(T w) noexcept {
+    const std::int64_t r = w.raw() > 0 ? w.raw() : 0;
+    if constexpr (shift == 0) {
+      return static_cast<std::uint64_t>(r);
+    } else {
+      return (static_cast<std::uint64_t>(r) + (std::uint64_t{1} << (shift - 1))) >> shift;
+    }
+  }
+  static constexpr T load(std::uint64_t v) noexcept {
+    return T::from_raw(static_cast<std::int64_t>(v << shift));
+  }
+
+  std::uint64_t cwnd_ : 51 = 0;          // the window, 2^-20 B units
+  std::uint64_t reductions_ : 13 = 0;    // reductions modulo 2^13
+  std::uint64_t ssthresh_ : 51 = 0;      // ssthresh, 2^-20 B units
+  std::uint64_t alpha_ : 11 = 0;         // DCTCP.Alpha when it packs (at most 2^10 units)
+  std::uint64_t bytes_acked_ : 28 = 0;   // DCTCP.BytesAcked, at most 2^27
+  std::uint64_t bytes_marked_ : 28 = 0;  // DCTCP.BytesMarked
+  std::uint64_t flags_ : 4 = 0;
+  std::uint64_t branch_ : 4 = 0;     // the rule the latest event ran
+  std::uint32_t window_end_ = 0;     // DCTCP.WindowEnd modulo 2^32
+  std::uint32_t reduction_end_ = 0;  // SND.NXT at the last reduction, modulo 2^32
+  [[no_unique_address]] std::conditional_t<PackAlpha, dctcp_no_alpha, S> wide_alpha_{};
+};
+
+template <class T, class A, class S>
+using dctcp_state =
+    std::conditional_t<dctcp_compact_window<T>, dctcp_compact_state<T, S, dctcp_alpha_packs<A>>,
+                       dctcp_wide_state<T, S>>;
+
+}  // namespace detail
+
 /// @brief DCTCP's sender (the paper §3.1; RFC 8257 §3.3-3.5) over arithmetic policy `Policy`
 /// and alpha representation `AlphaRep`.
 ///
 /// After any event sequence: cwnd() within [min_cwnd, max_cwnd], alpha() in [0, 1], at most one
 /// reduction (ECN cut, fast-retransmit halving, first timeout) per window of data, none without
 /// an ECN echo or a loss. No allocation, no virtual functions, no clock reads.
+///
+/// Configuration and per-flow state. The controller is a netcc::basic_dctcp::config (the
+/// parameters and the numbers derived from them, shared by every flow of a class) and a
+/// netcc::basic_dctcp::flow_state (what changes per flow); the event logic is written once, as
+/// members of config taking the state (`cfg.on_ack(st, e)`), and the controller forwards to it.
+/// A caller holding many flows keeps one config per path class and an array of flow_state.
+///
+/// Per-flow state. With double (and any fixed-point number outside the form below) the state
+/// keeps the policy's numbers, 64-bit byte counters and 64-bit sequence marks (56-64 B). With a
+/// fixed-point window of at most 31 integer and at least 20 fraction bits (netcc::arith::q32)
+/// it is compact, 32 B with an alpha of at most 2^10 units (netcc::dctcp_fixed), 40 B with the
+/// exact alpha (an 8-byte number): the arithmetic is the policy's, and what is stored narrows
+/// as follows (each a documented range, each clamped):
+/// - cwnd and ssthresh: 51 bits each, whole bytes below 2^31 and 20 fraction bits (rounded to
+///   nearest 2^-20 B after each event; a whole byte count, and so every bound, exactly);
+/// - BytesAcked and BytesMarked: 28 bits; both halve when BytesAcked would pass 2^27 B (rather
+///   than 2^62), which keeps F to 2^-26, and one ACK counts at most 2^26 B toward them (growth
+///   still uses the whole acked count);
+/// - WindowEnd and the reduction window's end: the SND.NXT modulo 2^32, compared with ACKs
+///   modulo 2^32 (as TCP's 32-bit sequence numbers): exact while an ACK stays within 2^31 B of
+///   the mark it is compared with;
+/// - the reduction count modulo 2^13, the four flags and the branch record in 4 bits each, an
+///   alpha of at most 2^10 units in 11 bits.
 /// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
 /// @tparam AlphaRep netcc::dctcp_alpha_exact or netcc::dctcp_alpha_scaled<F>
 /// @code
@@ -334,8 +521,6 @@ class basic_dctcp {
   using alpha_rule = typename AlphaRep::template rule<value_type>;
   /// @brief How one flow stores alpha.
   using alpha_storage = typename alpha_rule::storage;
-
-  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
   /// @brief The parameter struct.
   using params_type = dctcp_params;
   /// @brief Events consumed (netcc::controller_traits): ACKs, losses, timeouts, and sends (the
@@ -343,153 +528,337 @@ class basic_dctcp {
   static constexpr event_set events =
       cc_event::ack | cc_event::loss | cc_event::timeout | cc_event::send;
 
+  /// @brief One flow's state (trivially copyable; compact for a fixed-point window, see the
+  /// class comment): window, ssthresh, alpha, the two byte counters, WindowEnd, the reduction
+  /// window's end, the reduction count, flags and the latest branch. Read it through config.
+  using flow_state = detail::dctcp_state<value_type, AlphaRep, alpha_storage>;
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the parameters (invalid fields fallen back) and the
+  /// numbers derived from them, with the event logic as members taking one flow's state.
+  /// @code
+  /// const netcc::dctcp_fixed::config cfg{{.mss = netcc::bytes{1460}}};
+  /// std::vector<netcc::dctcp_fixed::flow_state> flows(1000, cfg.initial_state());
+  /// cfg.on_ack(flows[7], netcc::ack_event{.ack_seq = 1460, .snd_nxt = 14'600,
+  ///                                       .acked = netcc::bytes{1460}});
+  /// netcc::bytes w = cfg.cwnd(flows[7]);  // 14600 + 1460 B
+  /// @endcode
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields fall back to defaults).
+    constexpr explicit config(const dctcp_params& p = {}) noexcept
+        : params_(sanitise(p)), rule_(params_.g) {
+      mss_ = from_bytes(params_.mss.count());
+      min_cwnd_ = from_bytes(params_.min_cwnd.count());
+      max_cwnd_ = from_bytes(params_.max_cwnd.count());
+      abc_ = from_bytes(params_.abc_limit.count());
+    }
+
+    /// @brief A new flow's state: the initial window, ssthresh = max_cwnd, alpha_init.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      init(st);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept {
+      st = flow_state{};
+      st.set_window(clamp_window(from_bytes(params_.init_cwnd.count())));
+      st.set_ssthresh(max_cwnd_);
+      st.set_alpha(rule_.init(params_.alpha_init));
+    }
+
+    /// @brief basic_dctcp::on_ack for the flow of state `st`.
+    template <class E>
+    requires EcnFeedback<E>
+    constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const sequence ack = ft::ack_seq(e);
+      const sequence nxt = ft::snd_nxt(e);
+      const std::uint64_t acked = acked_count(ft::acked_bytes(e));
+      const bool ece = ft::ecn_echo(e);
+      const bool fresh_window = open_windows(st, nxt);
+      // RFC 8257 §3.3: count acked and marked bytes; at the end of the window update alpha.
+      count(st, acked, ece);
+      if (st.window_end_reached(ack)) {
+        if (st.bytes_acked() > 0)
+          st.set_alpha(rule_.update(st.alpha(), st.bytes_marked(), st.bytes_acked()));
+        st.set_counts(0, 0);
+        st.arm_window_end(nxt);  // WindowEnd = SND.NXT
+      }
+      if (!fresh_window) end_reduction_window(st, ack);
+      if (ece) {
+        st.set_branch(dctcp_branch::ecn_held);
+        if (!(st.flags() & reduced)) {
+          st.set_branch(dctcp_branch::ecn_cut);
+          // Eq. 2: cwnd (1 - alpha / 2), floored at two segments (RFC 5681).
+          const value_type w0 = st.window();
+          const value_type w = w0 - w0 * alpha(st) * num<value_type>(0.5);
+          reduce_to(st, w, nxt);
+          st.set_flags(st.flags() | cwr);  // RFC 3168 §6.1.2: CWR on the next new data segment
+        }
+        return;  // RFC 3168 §6.1.2: no growth on an ACK that echoes CE
+      }
+      grow(st, acked, nxt, ack);
+    }
+
+    /// @brief basic_dctcp::on_loss for the flow of state `st`.
+    template <class E>
+    requires AckFeedback<E>
+    constexpr void on_loss(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const sequence ack = ft::ack_seq(e);
+      const sequence nxt = ft::snd_nxt(e);
+      if (!open_windows(st, nxt)) end_reduction_window(st, ack);
+      st.set_branch(dctcp_branch::loss_held);
+      if (!(st.flags() & reduced)) {
+        st.set_branch(dctcp_branch::loss_cut);
+        reduce_to(st, st.window() * num<value_type>(0.5), nxt);
+      }
+    }
+
+    /// @brief basic_dctcp::on_timeout for the flow of state `st`.
+    constexpr void on_timeout(flow_state& st, timestamp /*now*/ = {}) const noexcept {
+      st.set_branch(dctcp_branch::timeout);
+      if (!(st.flags() & reduced)) {
+        st.set_ssthresh(clamp_window(max_v(st.window() * num<value_type>(0.5), two_mss())));
+        st.add_reduction();
+      }
+      st.set_window(clamp_window(mss_));
+      st.set_flags(st.flags() | reduced | rearm);
+    }
+
+    /// @brief basic_dctcp::on_send for the flow of state `st`.
+    constexpr bool on_send(flow_state& st, bytes payload, timestamp /*now*/ = {}) const noexcept {
+      if (payload <= bytes{0} || !(st.flags() & cwr)) return false;
+      st.set_flags(static_cast<std::uint8_t>(st.flags() & ~cwr));
+      return true;
+    }
+
+    /// @brief basic_dctcp::cwnd of `st`.
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return bytes{static_cast<std::int64_t>(to_double(st.window()))};
+    }
+    /// @brief basic_dctcp::window of `st`.
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      return st.window();
+    }
+    /// @brief basic_dctcp::ssthresh of `st`.
+    [[nodiscard]] constexpr value_type ssthresh(const flow_state& st) const noexcept {
+      return st.ssthresh();
+    }
+    /// @brief basic_dctcp::last_branch of `st`.
+    [[nodiscard]] constexpr dctcp_branch last_branch(const flow_state& st) const noexcept {
+      return st.branch();
+    }
+    /// @brief basic_dctcp::alpha of `st`.
+    [[nodiscard]] constexpr value_type alpha(const flow_state& st) const noexcept {
+      return alpha_rule::value(st.alpha());
+    }
+    /// @brief basic_dctcp::alpha_raw of `st`.
+    [[nodiscard]] constexpr alpha_storage alpha_raw(const flow_state& st) const noexcept {
+      return st.alpha();
+    }
+    /// @brief basic_dctcp::reductions of `st` (modulo 2^reduction_bits).
+    [[nodiscard]] constexpr std::uint32_t reductions(const flow_state& st) const noexcept {
+      return st.reductions();
+    }
+    /// @brief basic_dctcp::in_reduction_window of `st`.
+    [[nodiscard]] constexpr bool in_reduction_window(const flow_state& st) const noexcept {
+      return (st.flags() & reduced) != 0;
+    }
+    /// @brief basic_dctcp::cwr_pending of `st`.
+    [[nodiscard]] constexpr bool cwr_pending(const flow_state& st) const noexcept {
+      return (st.flags() & cwr) != 0;
+    }
+    /// @brief The gain g in force.
+    [[nodiscard]] constexpr double gain() const noexcept { return rule_.gain(); }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const dctcp_params& params() const noexcept { return params_; }
+
+   private:
+    static constexpr value_type max_v(value_type a, value_type b) noexcept { return a < b ? b : a; }
+    static constexpr value_type min_v(value_type a, value_type b) noexcept { return b < a ? b : a; }
+    [[nodiscard]] constexpr value_type two_mss() const noexcept { return mss_ + mss_; }
+    [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
+      return clamp_num(w, min_cwnd_, max_cwnd_);
+    }
+
+    // The first ACK arms WindowEnd; the first ACK after a timeout arms the end of the
+    // timeout's reduction window. Returns true if the reduction window was armed by this ACK
+    // (it cannot end on it).
+    static constexpr bool open_windows(flow_state& st, sequence nxt) noexcept {
+      std::uint8_t f = st.flags();
+      if (!(f & armed)) {
+        st.arm_window_end(nxt);
+        f |= armed;
+      }
+      bool fresh = false;
+      if (f & rearm) {
+        st.arm_reduction_end(nxt);
+        f &= static_cast<std::uint8_t>(~rearm);
+        fresh = true;
+      }
+      st.set_flags(f);
+      return fresh;
+    }
+
+    // The reduction window ends at the first ACK beyond the SND.NXT of the reduction.
+    static constexpr void end_reduction_window(flow_state& st, sequence ack) noexcept {
+      if ((st.flags() & reduced) && st.reduction_end_passed(ack))
+        st.set_flags(static_cast<std::uint8_t>(st.flags() & ~reduced));
+    }
+
+    // RFC 8257 §3.3 steps 1-2; near the cap both counters halve (F is kept).
+    static constexpr void count(flow_state& st, std::uint64_t acked, bool ece) noexcept {
+      constexpr std::uint64_t cap = flow_state::counter_cap;
+      if (acked > cap / 2) acked = cap / 2;
+      std::uint64_t a = st.bytes_acked();
+      std::uint64_t m = st.bytes_marked();
+      if (a > cap - acked) {
+        a >>= 1;
+        m >>= 1;
+        acked >>= 1;
+      }
+      a += acked;
+      if (ece) m += acked;
+      st.set_counts(a, m);
+    }
+
+    // One reduction of the window of data ending at `nxt`: ssthresh = max(w, 2 MSS), cwnd
+    // never raised.
+    constexpr void reduce_to(flow_state& st, value_type w, sequence nxt) const noexcept {
+      st.set_ssthresh(clamp_window(max_v(w, two_mss())));
+      st.set_window(min_v(st.window(), st.ssthresh()));
+      st.arm_reduction_end(nxt);
+      st.set_flags(st.flags() | reduced);
+      st.add_reduction();
+    }
+
+    // RFC 5681 §3.1: slow start up to ssthresh, the rest of the acked bytes to congestion
+    // avoidance (MSS * acked / cwnd, at most one MSS); only while window-limited. Apart from
+    // the window-limited test (a threshold), the new window is continuous in the old one and
+    // in ssthresh, so rounding cannot grow into a different decision.
+    constexpr void grow(flow_state& st, std::uint64_t acked, sequence nxt,
+                        sequence ack) const noexcept {
+      st.set_branch(dctcp_branch::no_growth);
+      if (acked == 0) return;
+      const std::int64_t a = acked < window_cap ? static_cast<std::int64_t>(acked) : window_cap;
+      value_type cw = st.window();
+      const value_type ss = st.ssthresh();
+      if (params_.cwnd_limited_growth) {
+        // Data in flight when the ACK arrived: SND.NXT - ACK + acked.
+        constexpr auto cap = static_cast<std::uint64_t>(window_cap);
+        const std::uint64_t out = seq_geq(nxt, ack) ? nxt - ack : 0;
+        const std::uint64_t flight = acked < cap && out < cap - acked ? out + acked : cap;
+        const value_type f = from_bytes(static_cast<std::int64_t>(flight));
+        const bool slow_start = cw < ss;
+        if (slow_start ? f + f < cw : f + mss_ < cw) return;
+      }
+      value_type left = from_bytes(a);
+      st.set_branch(dctcp_branch::avoidance);
+      if (cw < ss) {
+        st.set_branch(dctcp_branch::slow_start);
+        // The bytes acked below ssthresh grow the window one for one (RFC 3465's limit, if
+        // set); those beyond it count toward congestion avoidance.
+        const value_type below = min_v(left, ss - cw);
+        cw = clamp_window(cw + (params_.abc_limit > bytes{0} ? min_v(below, abc_) : below));
+        left = left - below;
+        if (!(left > value_type{})) {
+          st.set_window(cw);
+          return;
+        }
+      }
+      // cwnd >= min_cwnd >= 1 B, so the ratio is finite; an ACK of a whole window or more adds
+      // one MSS.
+      const value_type inc = left < cw ? mss_ * (left / cw) : mss_;
+      st.set_window(clamp_window(cw + inc));
+    }
+
+    dctcp_params params_;
+    alpha_rule rule_;
+    value_type mss_{};
+    value_type min_cwnd_{};
+    value_type max_cwnd_{};
+    value_type abc_{};
+  };
+
   /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
   /// defaults; netcc::make reports them instead).
   constexpr explicit basic_dctcp(const dctcp_params& p = {}) noexcept
-      : params_(sanitise(p)), rule_(params_.g) {
-    mss_ = from_bytes(params_.mss.count());
-    min_cwnd_ = from_bytes(params_.min_cwnd.count());
-    max_cwnd_ = from_bytes(params_.max_cwnd.count());
-    abc_ = from_bytes(params_.abc_limit.count());
-    s_.cwnd = clamp_window(from_bytes(params_.init_cwnd.count()));
-    s_.ssthresh = max_cwnd_;
-    s_.alpha = rule_.init(params_.alpha_init);
-  }
+      : cfg_(p), s_(cfg_.initial_state()) {}
 
   /// @brief One ACK: RFC 8257 §3.3 (byte counts, alpha once per window of data, the cut at
   /// most once per window), §3.4 (growth as RFC 5681).
   /// @param e an ACK event with cumulative ack_seq, snd_nxt, newly acked bytes and the ECN echo
   template <class E>
   requires EcnFeedback<E>
-  constexpr void on_ack(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    const sequence ack = ft::ack_seq(e);
-    const sequence nxt = ft::snd_nxt(e);
-    const std::uint64_t acked = acked_count(ft::acked_bytes(e));
-    const bool ece = ft::ecn_echo(e);
-    const bool fresh_window = open_windows(nxt);
-    // RFC 8257 §3.3: count acked and marked bytes; at the end of the window update alpha.
-    count(acked, ece);
-    if (s_.window_end.reached(ack)) {
-      if (s_.bytes_acked > 0) s_.alpha = rule_.update(s_.alpha, s_.bytes_marked, s_.bytes_acked);
-      s_.bytes_acked = 0;
-      s_.bytes_marked = 0;
-      s_.window_end.arm(nxt);  // WindowEnd = SND.NXT
-    }
-    if (!fresh_window) end_reduction_window(ack);
-    if (ece) {
-      s_.branch = dctcp_branch::ecn_held;
-      if (!(s_.flags & reduced)) {
-        s_.branch = dctcp_branch::ecn_cut;
-        // Eq. 2: cwnd (1 - alpha / 2), floored at two segments (RFC 5681).
-        const value_type w = s_.cwnd - s_.cwnd * alpha() * num<value_type>(0.5);
-        reduce_to(w, nxt);
-        s_.flags |= cwr;  // RFC 3168 §6.1.2: CWR on the next new data segment
-      }
-      return;  // RFC 3168 §6.1.2: no growth on an ACK that echoes CE
-    }
-    grow(acked, nxt, ack);
-  }
+  constexpr void on_ack(const E& e) noexcept { cfg_.on_ack(s_, e); }
 
   /// @brief A loss found by fast retransmit on ACK `e` (RFC 8257 §3.5, RFC 5681 §3.2):
   /// ssthresh = max(cwnd / 2, 2 MSS), cwnd = min(cwnd, ssthresh), unless the current window of
   /// data was already reduced (by an ECN cut, a loss or a timeout).
   template <class E>
   requires AckFeedback<E>
-  constexpr void on_loss(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    const sequence ack = ft::ack_seq(e);
-    const sequence nxt = ft::snd_nxt(e);
-    if (!open_windows(nxt)) end_reduction_window(ack);
-    s_.branch = dctcp_branch::loss_held;
-    if (!(s_.flags & reduced)) {
-      s_.branch = dctcp_branch::loss_cut;
-      reduce_to(s_.cwnd * num<value_type>(0.5), nxt);
-    }
-  }
+  constexpr void on_loss(const E& e) noexcept { cfg_.on_loss(s_, e); }
 
   /// @brief Retransmission timeout (RFC 8257 §3.5, RFC 5681 §3.1): cwnd = the loss window (one
   /// MSS, at least min_cwnd) always; ssthresh = max(cwnd / 2, 2 MSS) unless the current window
   /// of data was already reduced (a repeated timeout, or one after a cut). The window of data
   /// this timeout covers ends when an ACK passes the SND.NXT of the first ACK after it. Time is
   /// not needed.
-  constexpr void on_timeout(timestamp /*now*/ = {}) noexcept {
-    s_.branch = dctcp_branch::timeout;
-    if (!(s_.flags & reduced)) {
-      s_.ssthresh = clamp_window(max_v(s_.cwnd * num<value_type>(0.5), two_mss()));
-      ++s_.reductions;
-    }
-    s_.cwnd = clamp_window(mss_);
-    s_.flags |= reduced | rearm;
-  }
+  constexpr void on_timeout(timestamp now = {}) noexcept { cfg_.on_timeout(s_, now); }
 
   /// @brief A segment of `payload` new data bytes leaves (RFC 3168 §6.1.2): true when it must
   /// carry CWR, i.e. for the first new data segment after an ECN cut. Call it for new data
   /// only, not for retransmissions or pure ACKs.
-  constexpr bool on_send(bytes payload, timestamp /*now*/ = {}) noexcept {
-    if (payload <= bytes{0} || !(s_.flags & cwr)) return false;
-    s_.flags &= static_cast<std::uint8_t>(~cwr);
-    return true;
+  constexpr bool on_send(bytes payload, timestamp now = {}) noexcept {
+    return cfg_.on_send(s_, payload, now);
   }
 
   /// @brief The congestion window in whole bytes (rounded down), in [min_cwnd, max_cwnd].
-  [[nodiscard]] constexpr bytes cwnd() const noexcept {
-    return bytes{static_cast<std::int64_t>(to_double(s_.cwnd))};
-  }
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
   /// @brief The pacing rate: bit_rate::max(), DCTCP is window-based and does not pace (the
   /// netcc::Controller convention for "not paced").
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return bit_rate::max(); }
-  /// @brief The window as computed (unrounded).
-  [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
+  /// @brief The window as computed (unrounded; in the compact state, to 2^-20 B).
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
   /// @brief The slow-start threshold (max_cwnd until the first reduction).
-  [[nodiscard]] constexpr value_type ssthresh() const noexcept { return s_.ssthresh; }
+  [[nodiscard]] constexpr value_type ssthresh() const noexcept { return cfg_.ssthresh(s_); }
   /// @brief The rule the latest event ran.
-  [[nodiscard]] constexpr dctcp_branch last_branch() const noexcept { return s_.branch; }
+  [[nodiscard]] constexpr dctcp_branch last_branch() const noexcept { return cfg_.last_branch(s_); }
   /// @brief alpha, the estimated fraction of marked bytes, in [0, 1].
-  [[nodiscard]] constexpr value_type alpha() const noexcept { return alpha_rule::value(s_.alpha); }
+  [[nodiscard]] constexpr value_type alpha() const noexcept { return cfg_.alpha(s_); }
   /// @brief alpha as stored (the policy's number, or raw 2^-FracBits units).
-  [[nodiscard]] constexpr alpha_storage alpha_raw() const noexcept { return s_.alpha; }
+  [[nodiscard]] constexpr alpha_storage alpha_raw() const noexcept { return cfg_.alpha_raw(s_); }
   /// @brief The gain g in force (for netcc::dctcp_alpha_scaled, a power of two).
-  [[nodiscard]] constexpr double gain() const noexcept { return rule_.gain(); }
+  [[nodiscard]] constexpr double gain() const noexcept { return cfg_.gain(); }
   /// @brief Reductions made so far (ECN cuts, fast-retransmit halvings, first timeouts of a
-  /// window of data), modulo 2^32.
-  [[nodiscard]] constexpr std::uint32_t reductions() const noexcept { return s_.reductions; }
+  /// window of data), modulo 2^reduction_bits (2^32; 2^13 in the compact state).
+  [[nodiscard]] constexpr std::uint32_t reductions() const noexcept { return cfg_.reductions(s_); }
   /// @brief Whether the current window of data has been reduced (no further cut in it).
   [[nodiscard]] constexpr bool in_reduction_window() const noexcept {
-    return (s_.flags & reduced) != 0;
+    return cfg_.in_reduction_window(s_);
   }
   /// @brief Whether the next new data segment must carry CWR (see on_send).
-  [[nodiscard]] constexpr bool cwr_pending() const noexcept { return (s_.flags & cwr) != 0; }
+  [[nodiscard]] constexpr bool cwr_pending() const noexcept { return cfg_.cwr_pending(s_); }
   /// @brief The parameters in force (after invalid fields fell back).
-  [[nodiscard]] constexpr const dctcp_params& params() const noexcept { return params_; }
+  [[nodiscard]] constexpr const dctcp_params& params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration (shared part) of this controller.
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This controller's per-flow state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
+  /// @brief Bytes of per-flow state, sizeof(flow_state) (see the class comment), as opposed to
+  /// the configuration every flow of a class shares.
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+  /// @brief Bits of the reduction count (reductions() is modulo 2^reduction_bits).
+  static constexpr int reduction_bits = flow_state::reduction_bits;
 
  private:
   enum : std::uint8_t { armed = 1, reduced = 2, rearm = 4, cwr = 8 };
-  static constexpr std::uint64_t counter_cap = std::uint64_t{1} << 62;
   static constexpr std::int64_t window_cap = 0x7FFF'FFFF;
 
-  // Per-flow state: what changes per flow, as opposed to the configuration a class of flows
-  // shares.
-  struct flow_state {
-    value_type cwnd{};
-    value_type ssthresh{};
-    std::uint64_t bytes_acked = 0;   // DCTCP.BytesAcked
-    std::uint64_t bytes_marked = 0;  // DCTCP.BytesMarked
-    per_rtt_marker window_end{};     // DCTCP.WindowEnd
-    per_rtt_marker reduction_end{};  // SND.NXT at the last reduction
-    std::uint32_t reductions = 0;
-    std::uint8_t flags = 0;
-    dctcp_branch branch = dctcp_branch::none;  // the rule the latest event ran
-    alpha_storage alpha{};  // DCTCP.Alpha (last: a 16-bit alpha packs after the flags)
-  };
-
- public:
-  /// @brief Bytes of per-flow state (window, ssthresh, alpha, the two byte counters, WindowEnd,
-  /// the reduction window's end, the reduction count and flags, with padding), as opposed to
-  /// the configuration every flow of a class shares.
-  static constexpr std::size_t state_bytes = sizeof(flow_state);
-
- private:
   static constexpr dctcp_params sanitise(dctcp_params p) noexcept {
     const dctcp_params d{};
     if (!(p.g > 0 && p.g <= 1)) p.g = d.g;
@@ -509,108 +878,19 @@ class basic_dctcp {
     return p;
   }
 
-  static constexpr value_type max_v(value_type a, value_type b) noexcept { return a < b ? b : a; }
-  static constexpr value_type min_v(value_type a, value_type b) noexcept { return b < a ? b : a; }
   static constexpr value_type from_bytes(std::int64_t b) noexcept {
     return number_traits<value_type>::from_int(b);
   }
-  [[nodiscard]] constexpr value_type two_mss() const noexcept { return mss_ + mss_; }
-  [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
-    return clamp_num(w, min_cwnd_, max_cwnd_);
-  }
+  // An ACK's newly acknowledged bytes; below zero counts as zero, at most 2^61.
   static constexpr std::uint64_t acked_count(bytes b) noexcept {
+    constexpr std::uint64_t cap = std::uint64_t{1} << 61;
     const std::int64_t c = b.count();
     if (c <= 0) return 0;
-    return static_cast<std::uint64_t>(c) < counter_cap / 2 ? static_cast<std::uint64_t>(c)
-                                                           : counter_cap / 2;
+    return static_cast<std::uint64_t>(c) < cap ? static_cast<std::uint64_t>(c) : cap;
   }
 
-  // The first ACK arms WindowEnd; the first ACK after a timeout arms the end of the timeout's
-  // reduction window. Returns true if the reduction window was armed by this ACK (it cannot
-  // end on it).
-  constexpr bool open_windows(sequence nxt) noexcept {
-    if (!(s_.flags & armed)) {
-      s_.window_end.arm(nxt);
-      s_.flags |= armed;
-    }
-    if (s_.flags & rearm) {
-      s_.reduction_end.arm(nxt);
-      s_.flags &= static_cast<std::uint8_t>(~rearm);
-      return true;
-    }
-    return false;
-  }
-
-  // The reduction window ends at the first ACK beyond the SND.NXT of the reduction.
-  constexpr void end_reduction_window(sequence ack) noexcept {
-    if ((s_.flags & reduced) && s_.reduction_end.passed(ack))
-      s_.flags &= static_cast<std::uint8_t>(~reduced);
-  }
-
-  // RFC 8257 §3.3 steps 1-2; near 2^62 both counters halve (F is kept).
-  constexpr void count(std::uint64_t acked, bool ece) noexcept {
-    if (s_.bytes_acked > counter_cap - acked) {
-      s_.bytes_acked >>= 1;
-      s_.bytes_marked >>= 1;
-      acked >>= 1;
-    }
-    s_.bytes_acked += acked;
-    if (ece) s_.bytes_marked += acked;
-  }
-
-  // One reduction of the window of data ending at `nxt`: ssthresh = max(w, 2 MSS), cwnd never
-  // raised.
-  constexpr void reduce_to(value_type w, sequence nxt) noexcept {
-    s_.ssthresh = clamp_window(max_v(w, two_mss()));
-    s_.cwnd = min_v(s_.cwnd, s_.ssthresh);
-    s_.reduction_end.arm(nxt);
-    s_.flags |= reduced;
-    ++s_.reductions;
-  }
-
-  // RFC 5681 §3.1: slow start up to ssthresh, the rest of the acked bytes to congestion
-  // avoidance (MSS * acked / cwnd, at most one MSS); only while window-limited. Apart from the
-  // window-limited test (a threshold), the new window is continuous in the old one and in
-  // ssthresh, so rounding cannot grow into a different decision.
-  constexpr void grow(std::uint64_t acked, sequence nxt, sequence ack) noexcept {
-    s_.branch = dctcp_branch::no_growth;
-    if (acked == 0) return;
-    const std::int64_t a = acked < window_cap ? static_cast<std::int64_t>(acked) : window_cap;
-    if (params_.cwnd_limited_growth) {
-      // Data in flight when the ACK arrived: SND.NXT - ACK + acked.
-      constexpr auto cap = static_cast<std::uint64_t>(window_cap);
-      const std::uint64_t out = seq_geq(nxt, ack) ? nxt - ack : 0;
-      const std::uint64_t flight = acked < cap && out < cap - acked ? out + acked : cap;
-      const value_type f = from_bytes(static_cast<std::int64_t>(flight));
-      const bool slow_start = s_.cwnd < s_.ssthresh;
-      if (slow_start ? f + f < s_.cwnd : f + mss_ < s_.cwnd) return;
-    }
-    value_type left = from_bytes(a);
-    s_.branch = dctcp_branch::avoidance;
-    if (s_.cwnd < s_.ssthresh) {
-      s_.branch = dctcp_branch::slow_start;
-      // The bytes acked below ssthresh grow the window one for one (RFC 3465's limit, if set);
-      // those beyond it count toward congestion avoidance.
-      const value_type below = min_v(left, s_.ssthresh - s_.cwnd);
-      s_.cwnd = clamp_window(s_.cwnd + (params_.abc_limit > bytes{0} ? min_v(below, abc_) : below));
-      left = left - below;
-      if (!(left > value_type{})) return;
-    }
-    // cwnd >= min_cwnd >= 1 B, so the ratio is finite; an ACK of a whole window or more adds
-    // one MSS.
-    const value_type inc = left < s_.cwnd ? mss_ * (left / s_.cwnd) : mss_;
-    s_.cwnd = clamp_window(s_.cwnd + inc);
-  }
-
-  // Configuration (shared by a class of flows; kept here so the controller is one value).
-  dctcp_params params_;
-  alpha_rule rule_;
-  value_type mss_{};
-  value_type min_cwnd_{};
-  value_type max_cwnd_{};
-  value_type abc_{};
-  // Per-flow state.
-  flow_state s_{};
+  config cfg_;
+  flow_state s_;
 };
 
 /// @brief DCTCP with double arithmetic and alpha as in Eq. 1.
@@ -711,13 +991,15 @@ struct dctcp_sawtooth {
   }
 };
 
-// Per-flow state budget: 64 B (TARGETS.md asks 32 B of RTT/ECN controllers; cwnd, ssthresh and
-// the two 64-bit sequence marks alone take 32 B here, where Linux keeps them in the socket). The
-// configuration (params and the derived MSS, bounds, gain) is shared by a class of flows.
+// Per-flow state budget (TARGETS.md: 32 B for RTT/ECN controllers in fixed point): the integer
+// form's compact state is 32 B; q32 with the exact alpha adds the 8-byte alpha; double keeps full
+// width (printed by bench/dctcp.cpp). The configuration (params and the derived MSS, bounds,
+// gain) is shared by a class of flows: basic_dctcp::config.
 static_assert(dctcp::state_bytes <= 64, "dctcp: per-flow state within 64 B");
-static_assert(basic_dctcp<arith::q32>::state_bytes <= 64, "dctcp (q32): per-flow state in 64 B");
-static_assert(dctcp_fixed::state_bytes <= 56, "dctcp_fixed: per-flow state within 56 B");
+static_assert(basic_dctcp<arith::q32>::state_bytes <= 40, "dctcp (q32): per-flow state in 40 B");
+static_assert(sizeof(dctcp_fixed::flow_state) <= 32, "dctcp_fixed: per-flow state within 32 B");
+static_assert(dctcp_fixed::state_bytes <= 32, "dctcp_fixed: per-flow state within 32 B");
 static_assert(sizeof(dctcp) <= 64 + 128, "dctcp: 64 B of state + at most 128 B of configuration");
-static_assert(sizeof(dctcp_fixed) <= 56 + 128, "dctcp_fixed: 56 B state + 128 B configuration");
+static_assert(sizeof(dctcp_fixed) <= 32 + 128, "dctcp_fixed: 32 B state + 128 B configuration");
 
 }  // namespace netcc
