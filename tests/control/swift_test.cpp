@@ -848,3 +848,44 @@ RC_GTEST_PROP(SwiftProperties, SanitisedParametersAlwaysValidate, ()) {
               d.params().fs_range == p.fs_range && d.params().base_target == p.base_target);
   }
 }
+
+RC_GTEST_PROP(SwiftProperties, Q32FlowScalingWithinItsErrorBoundForAnyWindow, ()) {
+  // The q32 target computes alpha / sqrt(fcwnd) in integers (netcc/core/rsqrt.hpp: relative
+  // error below 2^-36, no square root or division). For any valid curve and any window in the
+  // q32 range (the double controller given the same window value), the q32 flow-scaling term
+  // lies within term 2^-36 + 2^-32 (2 + 1 / sqrt(c)) ns of the exact one (the rsqrt, and alpha
+  // and beta held to 2^-33); its whole-ns rounding then equals the exact rounding unless the
+  // exact term lies within that bound of a half ns, and is never more than 1 ns off.
+  netcc::swift_params p;
+  p.fs_range = duration{*rc::gen::inRange<std::int64_t>(0, 1'000'000'001)};
+  p.fs_min_cwnd = std::ldexp(1.0, -*rc::gen::inRange(0, 20)) * *rc::gen::inRange(1, 1000);
+  p.fs_max_cwnd = p.fs_min_cwnd * (1 + *rc::gen::inRange(1, 100000) / 10.0);
+  p.min_cwnd = netcc::swift_window_floor;
+  p.max_cwnd = netcc::swift_window_limit;
+  RC_PRE(netcc::validate(p).ok());
+  const double c0 = std::exp2(*rc::gen::inRange(-199, 300) / 10.0);  // 2^-19.9 .. 2^30
+  p.init_cwnd = c0;
+  const swift_q32 q{p};
+  p.init_cwnd = netcc::to_double(q.fabric_window());  // the same window value in double
+  const netcc::swift d{p};
+  const long double range = static_cast<long double>(p.fs_range.count());
+  const long double alpha = range / (1 / std::sqrt(static_cast<long double>(p.fs_min_cwnd)) -
+                                     1 / std::sqrt(static_cast<long double>(p.fs_max_cwnd)));
+  const long double beta = -alpha / std::sqrt(static_cast<long double>(p.fs_max_cwnd));
+  const long double c =
+      std::clamp(static_cast<long double>(p.init_cwnd), static_cast<long double>(p.fs_min_cwnd),
+                 static_cast<long double>(p.fs_max_cwnd));
+  const long double term = std::clamp(alpha / std::sqrt(c) + beta, 0.0L, range);
+  const long double bound = term * 0x1p-36L + 0x1p-32L * (2 + 1 / std::sqrt(c)) + 1e-9L;
+  const auto base = p.base_target.count() + p.hops * p.per_hop.count();
+  const auto tq = q.fabric_target().count() - base;
+  const auto td = d.fabric_target().count() - base;
+  const auto exact = static_cast<std::int64_t>(std::floor(term + 0.5L));
+  RC_ASSERT(std::llabs(tq - exact) <= 1);
+  RC_ASSERT(std::llabs(tq - td) <= 1);
+  if (std::fabs(term - std::floor(term) - 0.5L) > bound) {
+    RC_ASSERT(tq == exact);
+  } else {
+    RC_TAG("within the bound of a half ns");
+  }
+}

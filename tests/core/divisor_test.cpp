@@ -90,3 +90,27 @@ RC_GTEST_PROP(InvariantDivisorProp, RatioByEqualsRatioBitForBit, ()) {
   const double b = netcc::ratio_by<double>(n, invariant_divisor{static_cast<std::uint64_t>(d)});
   RC_ASSERT(b == netcc::ratio<double>(n, d));
 }
+
+// Algorithm 3 (reciprocal_word) against the 128-bit quotient it replaces, at the ends of the
+// normalised range, next to every table boundary, and at random.
+TEST(ReciprocalWord, EqualsThe128BitQuotientAtTheEdges) {
+  const auto exact = [](std::uint64_t d) {
+    return static_cast<std::uint64_t>(~u128{0} / d);  // 2^64 + v, truncated to v
+  };
+  const std::uint64_t top = std::uint64_t{1} << 63;
+  for (std::uint64_t k = 0; k < 512; ++k) {
+    const std::uint64_t base = top + (k << 54);  // every table boundary (9 top bits)
+    for (const std::uint64_t d : {base, base + 1, base - 1, base + 0xFFFF, base | 0xFFFFFFFF}) {
+      if (d < top) continue;
+      ASSERT_EQ(netcc::detail::reciprocal_word(d), exact(d)) << d;
+    }
+  }
+  EXPECT_EQ(netcc::detail::reciprocal_word(~std::uint64_t{0}), exact(~std::uint64_t{0}));
+  EXPECT_EQ(netcc::detail::reciprocal_word(top), exact(top));
+  static_assert(netcc::detail::reciprocal_word(std::uint64_t{1} << 63) == ~std::uint64_t{0});
+}
+
+RC_GTEST_PROP(ReciprocalWordProp, EqualsThe128BitQuotient, ()) {
+  const std::uint64_t d = *rc::gen::arbitrary<std::uint64_t>() | (std::uint64_t{1} << 63);
+  RC_ASSERT(netcc::detail::reciprocal_word(d) == static_cast<std::uint64_t>(~u128{0} / d));
+}

@@ -84,9 +84,15 @@
 ///   window and its decrease clock (an event type without endpoint delays never limits cwnd).
 /// - A clock that steps back (now before t_last_decrease) restarts the decrease clock at now.
 /// - The fabric target is kept in whole ns: the flow-scaling term is rounded to the nearest ns.
-/// - Fixed point (netcc::arith::q32): every event is integer arithmetic, the square root of §3.5
-///   included (a 64-bit digit-by-digit root of the normalised window, rounded down, relative
-///   error below 2^-30); the windows agree with double within the rounding bound that
+/// - Fixed point (netcc::arith::q32): every event is integer arithmetic without a square root
+///   or a 128-bit division. §3.5's alpha / sqrt(fcwnd) is alpha times an integer 1/sqrt (a
+///   10-bit table seed and two Newton steps, netcc/core/rsqrt.hpp; relative error below 2^-36,
+///   so the term is within term 2^-36 + 2^-32 (2 + 1/sqrt(fcwnd)) ns of the exact one before it
+///   is rounded to whole ns; tests/control/swift_test.cpp checks this bound for any window and
+///   curve). The divisions by the window (ai / cwnd), by the delay (the MD excess) and by the
+///   MSS (num_acked) go through reciprocals built without a division instruction
+///   (netcc::div_recip, netcc::ratio_recip, netcc::ratio_by): the same values, bit for bit, as
+///   the fixed-point quotients. The windows agree with double within the rounding bound that
 ///   tests/control/swift_test.cpp states, on the same events.
 /// - cwnd() in bytes is floor(cwnd_packets * MSS), at least 1 B (a sub-packet window still lets
 ///   the sender put one paced packet on the wire when nothing is in flight).
@@ -126,7 +132,9 @@
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
+#include "netcc/core/divisor.hpp"
 #include "netcc/core/feedback.hpp"
+#include "netcc/core/rsqrt.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/core/validation.hpp"
 
@@ -455,6 +463,7 @@ class basic_swift {
     fs_alpha_ = num<value_type>(alpha);
     fs_beta_ = num<value_type>(-alpha / detail::swift_sqrt(params_.fs_max_cwnd));
     fs_range_ = number_traits<value_type>::from_int(params_.fs_range.count());
+    mss_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(params_.mss.count())};
     s_.fcwnd = clamp_window(num<value_type>(params_.init_cwnd));
     s_.ecwnd = s_.fcwnd;
   }
@@ -664,8 +673,17 @@ class basic_swift {
   // fs_range)) with c = fcwnd clamped to [fs_min_cwnd, fs_max_cwnd] (file comment).
   [[nodiscard]] constexpr std::int64_t flow_scaling(value_type fcwnd) const noexcept {
     const value_type c = clamp_num(fcwnd, fs_min_, fs_max_);
-    const value_type root = detail::swift_sqrt_num(c);  // >= sqrt(fs_min_cwnd) > 0
-    const value_type term = clamp_num(fs_alpha_ / root + fs_beta_, value_type{}, fs_range_);
+    value_type scaled{};  // alpha / sqrt(c)
+    if constexpr (detail::swift_is_fixed<value_type>::value) {
+      // alpha / sqrt(c) in integers, no square root or division: table seed and two Newton
+      // steps for 1/sqrt(c) (netcc/core/rsqrt.hpp), relative error below 2^-36 (file comment).
+      scaled = value_type::from_raw(static_cast<std::int64_t>(
+          detail::mul_rsqrt(static_cast<std::uint64_t>(fs_alpha_.raw()),
+                            static_cast<std::uint64_t>(c.raw()), value_type::fraction_bits)));
+    } else {
+      scaled = fs_alpha_ / detail::swift_sqrt_num(c);  // sqrt(c) >= sqrt(fs_min_cwnd) > 0
+    }
+    const value_type term = clamp_num(scaled + fs_beta_, value_type{}, fs_range_);
     return detail::swift_round(term);
   }
 
@@ -674,7 +692,7 @@ class basic_swift {
   [[nodiscard]] constexpr value_type acked_packets(const E& e) const noexcept {
     if constexpr (requires { feedback_traits<E>::acked_bytes(e); }) {
       const std::int64_t b = bytes{feedback_traits<E>::acked_bytes(e)}.count();
-      return b > 0 ? ratio<value_type>(b, params_.mss.count()) : value_type{};
+      return b > 0 ? ratio_by<value_type>(b, mss_div_) : value_type{};  // the same as ratio()
     } else {
       return num<value_type>(1.0);
     }
@@ -718,11 +736,14 @@ class basic_swift {
     if (delay < target) {
       branch = swift_branch::increase;
       // AI: cwnd + ai / cwnd * num_acked (cwnd >= 1), cwnd + ai * num_acked (cwnd < 1).
-      const value_type inc = w >= one ? ai_ / w * n : ai_ * n;
+      // ai / cwnd through a reciprocal of cwnd built without a division (the same value as
+      // ai_ / w, bit for bit: netcc::div_recip).
+      const value_type inc = w >= one ? div_recip(ai_, w) * n : ai_ * n;
       w = clamp_window(w + inc);
     } else if (delay > target && may_decrease(last, bit, now, rtt)) {
       // MD: max(1 - beta * (delay - target) / delay, 1 - max_mdf) * cwnd; delay > target >= 0.
-      const value_type excess = ratio<value_type>(delay.count() - target.count(), delay.count());
+      const value_type excess =
+          ratio_recip<value_type>(delay.count() - target.count(), delay.count());
       const value_type factor = one - beta_ * excess;
       w = clamp_window(w * (factor < keep_ ? keep_ : factor));
       decreased(last, bit, now);
@@ -758,9 +779,10 @@ class basic_swift {
   value_type max_{};
   value_type fs_min_{};
   value_type fs_max_{};
-  value_type fs_alpha_{};  // ns * sqrt(packets)
-  value_type fs_beta_{};   // ns
-  value_type fs_range_{};  // ns
+  value_type fs_alpha_{};                // ns * sqrt(packets)
+  value_type fs_beta_{};                 // ns
+  value_type fs_range_{};                // ns
+  detail::invariant_divisor mss_div_{};  // num_acked = bytes / MSS through its reciprocal
   // Per-flow state.
   flow_state s_{};
 };

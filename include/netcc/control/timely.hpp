@@ -131,6 +131,7 @@
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
+#include "netcc/core/divisor.hpp"
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/core/validation.hpp"
@@ -386,7 +387,7 @@ class basic_timely {
     if (now > s_.meter_start) {
       const duration elapsed = since(s_.meter_start, now);
       if (elapsed >= window_) {
-        s_.sent = mbps(bytes{s_.meter_bytes} / elapsed);
+        s_.sent = mbps(rate_of(s_.meter_bytes, elapsed));
         s_.flags |= sent_known;
         s_.meter_start = now;
         s_.meter_bytes = n;
@@ -468,8 +469,22 @@ class basic_timely {
   static constexpr std::size_t state_bytes = sizeof(flow_state);
 
  private:
+  // One Mbps in bps: rates to the policy's Mbps through a reciprocal (the same value as
+  // ratio(bps, 1e6), without a 128-bit division).
+  static constexpr detail::invariant_divisor per_mbps{1'000'000};
   static constexpr value_type mbps(bit_rate r) noexcept {
-    return ratio<value_type>(r.bps(), 1'000'000);
+    return ratio_by<value_type>(r.bps(), per_mbps);
+  }
+  // bytes{n} / elapsed (n >= 0, elapsed > 0), the same value through a reciprocal of elapsed
+  // built without a division (netcc::detail::reciprocal_word).
+  static constexpr bit_rate rate_of(std::int64_t n, duration elapsed) noexcept {
+    const detail::invariant_divisor d{static_cast<std::uint64_t>(elapsed.count())};
+    const detail::u128 x = detail::u128{static_cast<std::uint64_t>(n)} * 8'000'000'000u;
+    if (n < 0 || elapsed <= duration::zero() || !d.fits(x)) return bytes{n} / elapsed;
+    const std::uint64_t q = d.div_floor(x);
+    return bit_rate{q > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                        ? std::numeric_limits<std::int64_t>::max()
+                        : static_cast<std::int64_t>(q)};
   }
   // b - a for a < b, saturating at duration::max().
   static constexpr duration since(timestamp a, timestamp b) noexcept {
@@ -521,6 +536,8 @@ class basic_timely {
     min_rtt_ns_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.min_rtt.count())};
     if constexpr (requires { min_rtt_us_.raw(); })
       min_rtt_us_raw_ = detail::invariant_divisor{static_cast<std::uint64_t>(min_rtt_us_.raw())};
+    line_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.line_rate.bps())};
+    serial_segment_ = p.segment / p.line_rate;
     s_ = flow_state{};
     const bit_rate init = p.initial_rate > bit_rate::zero() ? p.initial_rate : p.line_rate;
     s_.rate = clamp_num(mbps(init), min_, line_);
@@ -531,7 +548,18 @@ class basic_timely {
   [[nodiscard]] constexpr duration ack_rtt(duration rtt, bytes acked) const noexcept {
     if (acked <= bytes::zero() || rtt <= duration::zero()) return duration::zero();
     if (params_.ack_rtt == timely_ack_rtt::net) return rtt;
-    return timely_rtt(rtt, acked < params_.segment ? acked : params_.segment, params_.line_rate);
+    // timely_rtt(rtt, min(acked, segment), line_rate): a whole segment's serialisation is
+    // configuration; a shorter one is ceil(8e9 acked / line_rate) through the line rate's
+    // reciprocal (the same value as bytes / bit_rate).
+    std::int64_t ser = serial_segment_.count();
+    if (acked < params_.segment) {
+      const detail::u128 x =
+          detail::u128{static_cast<std::uint64_t>(acked.count())} * 8'000'000'000u +
+          (line_div_.divisor() - 1);
+      ser = line_div_.fits(x) ? static_cast<std::int64_t>(line_div_.div_floor(x))
+                              : (acked / params_.line_rate).count();
+    }
+    return rtt.count() > ser ? duration{rtt.count() - ser} : duration::zero();
   }
 
   // One microsecond in ns: RTT differences (ns) to the policy's us.
@@ -559,7 +587,7 @@ class basic_timely {
     if (app_limit_ == num<value_type>(0) || (s_.flags & meter_on) == 0) return true;
     if (now > s_.meter_start) {
       const duration elapsed = since(s_.meter_start, now);
-      if (elapsed >= window_) return rate_allows(bytes{s_.meter_bytes} / elapsed);
+      if (elapsed >= window_) return rate_allows(rate_of(s_.meter_bytes, elapsed));
     }
     if ((s_.flags & sent_known) == 0) return true;
     return s_.sent > app_limit_ * s_.rate;
@@ -623,7 +651,7 @@ class basic_timely {
       increase(delta_);
     } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
       s_.action = timely_action::decrease_high;
-      decrease(beta_ * ratio<value_type>(rtt.count() - params_.t_high.count(), rtt.count()));
+      decrease(beta_ * ratio_recip<value_type>(rtt.count() - params_.t_high.count(), rtt.count()));
     } else if (s_.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
       const bool in_hai = s_.neg >= params_.hai_threshold;
       s_.action = in_hai ? timely_action::increase_hai : timely_action::increase;
@@ -648,7 +676,9 @@ class basic_timely {
   detail::invariant_divisor min_rtt_ns_{};
   detail::invariant_divisor min_rtt_us_raw_{};
   duration window_{};
-  bool decays_ = true;  // alpha < 1: rtt_diff keeps a share of its past
+  detail::invariant_divisor line_div_{};  // line rate in bps (§3.1 serialisation)
+  duration serial_segment_{};             // one segment at the line rate
+  bool decays_ = true;                    // alpha < 1: rtt_diff keeps a share of its past
   // Per-flow state.
   flow_state s_{};
 };
@@ -661,8 +691,8 @@ using timely = basic_timely<>;
 static_assert(timely::state_bytes <= 64, "timely: per-flow state within 64 B");
 static_assert(basic_timely<arith::q32>::state_bytes <= 64,
               "timely q32: per-flow state within 64 B");
-static_assert(sizeof(timely) <= 64 + 256, "timely: 64 B state + at most 256 B configuration");
-static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 256,
-              "timely q32: 64 B state + at most 256 B configuration");
+static_assert(sizeof(timely) <= 64 + 320, "timely: 64 B state + at most 320 B configuration");
+static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 320,
+              "timely q32: 64 B state + at most 320 B configuration");
 
 }  // namespace netcc

@@ -124,11 +124,15 @@ class fixed_point {
 
   /// @brief Saturating sum.
   [[nodiscard]] friend constexpr fixed_point operator+(fixed_point a, fixed_point b) noexcept {
-    return from_raw128(detail::i128{a.raw_} + b.raw_);
+    rep s = 0;
+    if (!__builtin_add_overflow(a.raw_, b.raw_, &s)) return from_raw(s);
+    return a.raw_ > 0 ? max() : lowest();  // both of one sign, beyond int64
   }
   /// @brief Saturating difference.
   [[nodiscard]] friend constexpr fixed_point operator-(fixed_point a, fixed_point b) noexcept {
-    return from_raw128(detail::i128{a.raw_} - b.raw_);
+    rep s = 0;
+    if (!__builtin_sub_overflow(a.raw_, b.raw_, &s)) return from_raw(s);
+    return a.raw_ > 0 ? max() : lowest();  // a and -b of one sign, beyond int64
   }
   /// @brief Negation (exact: the range is symmetric).
   [[nodiscard]] friend constexpr fixed_point operator-(fixed_point a) noexcept {
@@ -136,8 +140,20 @@ class fixed_point {
   }
   /// @brief Saturating product, rounded to nearest (ties away from zero). The division by
   /// 2^FracBits is a rounding shift of the magnitude: the same value as a 128-bit division,
-  /// without the library call a compiler emits for one.
+  /// without the library call a compiler emits for one. A product of raw values that fits 64
+  /// bits (the common case: a window or rate times a factor below one) is rounded in 64 bits,
+  /// with the same result as the 128-bit path.
   [[nodiscard]] friend constexpr fixed_point operator*(fixed_point a, fixed_point b) noexcept {
+    if constexpr (FracBits > 0) {
+      rep p64 = 0;
+      if (!__builtin_mul_overflow(a.raw_, b.raw_, &p64)) {
+        // |p64| as unsigned (exact also for INT64_MIN), rounded shift, sign back.
+        const std::uint64_t sign = p64 < 0 ? ~std::uint64_t{0} : 0;
+        const std::uint64_t m = (static_cast<std::uint64_t>(p64) ^ sign) - sign;
+        const std::uint64_t q = (m >> FracBits) + ((m >> (FracBits - 1)) & 1);  // <= 2^63
+        return from_raw(static_cast<rep>((q ^ sign) - sign));
+      }
+    }
     const detail::i128 p = detail::i128{a.raw_} * b.raw_;  // |p| <= 2^126
     if constexpr (FracBits == 0) {
       return from_raw128(p);
@@ -398,6 +414,49 @@ template <Number T>
     return T::from_raw(neg ? -r : r);
   } else {
     return number_traits<T>::ratio(n, dd);
+  }
+}
+
+/// @brief n / d as netcc::ratio for a divisor that changes from call to call (an RTT, a
+/// window): fixed point builds the divisor's reciprocal without a division
+/// (netcc::detail::reciprocal_word) and divides through it, the same value as ratio(n, d) bit
+/// for bit; d <= 0, other number types: ratio(n, d).
+/// @code
+/// auto f = netcc::ratio_recip<netcc::fixed_point<31, 32>>(450'000, 600'000);   // 0.75
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T ratio_recip(std::int64_t n, std::int64_t d) noexcept {
+  if constexpr (requires { T::fraction_bits; }) {
+    if (d <= 0) return number_traits<T>::ratio(n, d);
+    return ratio_by<T>(n, detail::invariant_divisor{static_cast<std::uint64_t>(d)});
+  } else {
+    return number_traits<T>::ratio(n, d);
+  }
+}
+
+/// @brief a / b for a >= 0 and b > 0, as operator/ (fixed point: the same value bit for bit,
+/// rounded to nearest and saturating), through a reciprocal of b built without a division
+/// (netcc::detail::reciprocal_word) for fixed point; other cases and number types: a / b.
+/// @code
+/// using q = netcc::fixed_point<31, 32>;
+/// auto r = netcc::div_recip(q{1}, q{8});   // 0.125
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T div_recip(T a, T b) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if (a.raw() < 0 || b.raw() <= 0) return a / b;
+    const detail::invariant_divisor d{static_cast<std::uint64_t>(b.raw())};
+    const detail::u128 x = detail::u128{static_cast<std::uint64_t>(a.raw())} << T::fraction_bits;
+    if (!d.fits(x + d.divisor() / 2)) return a / b;
+    const std::uint64_t q = d.div_nearest(x);
+    return T::from_raw(q > static_cast<std::uint64_t>(T::raw_max) ? T::raw_max
+                                                                  : static_cast<std::int64_t>(q));
+  } else {
+    return a / b;
   }
 }
 

@@ -25,6 +25,34 @@
 
 namespace netcc::detail {
 
+// Table of Möller-Granlund Algorithm 3, line 5: floor((2^19 - 3 2^8) / d9) for the top nine
+// bits d9 in [256, 511] of a normalised divisor (11-bit values).
+struct reciprocal_table {
+  std::uint16_t v[256]{};
+  constexpr reciprocal_table() noexcept {
+    for (std::uint32_t i = 0; i < 256; ++i) v[i] = static_cast<std::uint16_t>(0x7fd00u / (256 + i));
+  }
+};
+inline constexpr reciprocal_table reciprocal_seed{};
+
+/// @brief floor((2^128 - 1) / d) - 2^64 for a normalised d (2^63 <= d < 2^64), without a
+/// division: Möller and Granlund, "Improved division by invariant integers", Algorithm 3
+/// (RECIPROCAL_WORD): an 11-bit table seed and three Newton-like steps in 64-bit products, the
+/// last one exact. tests/core/divisor_test.cpp checks it against the 128-bit quotient.
+[[nodiscard]] constexpr std::uint64_t reciprocal_word(std::uint64_t d) noexcept {
+  const std::uint64_t d0 = d & 1;
+  const std::uint64_t d9 = d >> 55;                                   // 9 bits, in [256, 511]
+  const std::uint64_t d40 = (d >> 24) + 1;                            // 40 bits (+1)
+  const std::uint64_t d63 = (d >> 1) + d0;                            // ceil(d / 2)
+  const std::uint64_t v0 = reciprocal_seed.v[d9 - 256];               // line 5
+  const std::uint64_t v1 = (v0 << 11) - ((v0 * v0 * d40) >> 40) - 1;  // line 6
+  const std::uint64_t v2 = (v1 << 13) + ((v1 * ((std::uint64_t{1} << 60) - v1 * d40)) >> 47);
+  const std::uint64_t e = ((v2 >> 1) & (0 - d0)) - v2 * d63;  // line 8, mod 2^64
+  const std::uint64_t v3 = (v2 << 31) + static_cast<std::uint64_t>((u128{v2} * e) >> 65);  // line 9
+  const u128 p = u128{v3} * d + d;  // line 10
+  return v3 - (static_cast<std::uint64_t>(p >> 64) + d);
+}
+
 /// @brief A 64-bit divisor d >= 1 with its normalising shift and Möller-Granlund reciprocal.
 class invariant_divisor {
  public:
@@ -36,9 +64,9 @@ class invariant_divisor {
     d_ = d;
     shift_ = std::countl_zero(d);
     norm_ = d << shift_;
-    // v = floor((2^128 - 1) / norm) - 2^64 (§3); one 128-bit division, here only.
-    const u128 all = ~u128{0};
-    v_ = static_cast<std::uint64_t>(all / norm_);  // the quotient is 2^64 + v
+    // v = floor((2^128 - 1) / norm) - 2^64 (§3), by Algorithm 3 (reciprocal_word): no
+    // division instruction, so a divisor that changes per event (a window, an RTT) is cheap.
+    v_ = reciprocal_word(norm_);
   }
 
   /// @brief The divisor.

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// netcc/core/rsqrt.hpp: the integer reciprocal square root (table seed, two Newton steps) stays
+// within its stated relative error, rsqrt_rel_error = 2^-36, of the exact value (long double)
+// for every input: both ends of every table interval, the ends of the range, and at random.
+#include <netcc/core/rsqrt.hpp>
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+
+namespace {
+
+using netcc::detail::mul_rsqrt;
+using netcc::detail::rsqrt_q62;
+
+// Relative error of rsqrt_q62(n) against 1/sqrt(n 2^-64).
+long double rsqrt_error(std::uint64_t n) {
+  const long double u = std::ldexp(static_cast<long double>(n), -64);
+  const long double exact = 1.0L / std::sqrt(u);
+  const long double got = std::ldexp(static_cast<long double>(rsqrt_q62(n)), -62);
+  return std::fabs(got - exact) / exact;
+}
+
+TEST(Rsqrt, WithinTheBoundAtEveryTableInterval) {
+  for (std::uint64_t i = 256; i < 1024; ++i) {
+    const std::uint64_t lo = i << 54;
+    for (const std::uint64_t n :
+         {lo, lo + 1, lo + (std::uint64_t{1} << 53), lo | ((std::uint64_t{1} << 54) - 1)})
+      ASSERT_LE(rsqrt_error(n), netcc::detail::rsqrt_rel_error) << n;
+  }
+  EXPECT_LE(rsqrt_error(~std::uint64_t{0}), netcc::detail::rsqrt_rel_error);
+}
+
+// |mul_rsqrt(a, x, f) - a / sqrt(x 2^-f)| within half a unit plus the stated relative error.
+void expect_within(std::uint64_t a, std::uint64_t x, int f, long double exact) {
+  const long double got = static_cast<long double>(mul_rsqrt(a, x, f));
+  EXPECT_LE(std::fabs(got - exact), 0.5L + exact * netcc::detail::rsqrt_rel_error)
+      << a << " " << x << " " << f;
+}
+
+TEST(Rsqrt, HandComputedProducts) {
+  // 1000 / sqrt(4) = 500 and 3 / sqrt(0.25) = 6 in q32 raw units; 16 / sqrt(64) = 2 with 31
+  // fraction bits (odd: the normalisation takes the other parity).
+  expect_within(std::uint64_t{1000} << 32, std::uint64_t{4} << 32, 32, 500.0L * 0x1p32L);
+  expect_within(std::uint64_t{3} << 32, std::uint64_t{1} << 30, 32, 6.0L * 0x1p32L);
+  expect_within(std::uint64_t{16} << 31, std::uint64_t{64} << 31, 31, 2.0L * 0x1p31L);
+  expect_within(std::uint64_t{1} << 40, ~std::uint64_t{0} >> 1, 0,
+                0x1p40L / std::sqrt(0x1p63L - 1));
+  EXPECT_EQ(mul_rsqrt(0, 5, 32), 0u);
+  EXPECT_EQ(mul_rsqrt(1, 0, 32), ~std::uint64_t{0} >> 1);  // a / 0 saturates
+}
+
+RC_GTEST_PROP(RsqrtProp, Q62WithinItsRelativeError, ()) {
+  const std::uint64_t n = *rc::gen::arbitrary<std::uint64_t>() | (std::uint64_t{1} << 62);
+  RC_ASSERT(rsqrt_error(n) <= netcc::detail::rsqrt_rel_error);
+}
+
+RC_GTEST_PROP(RsqrtProp, MulRsqrtWithinItsBoundForAnyWidth, ()) {
+  // Any x of 1 to 63 bits, any a, fraction bits 0 to 40: |result - a / sqrt(x)| <= 1/2 unit
+  // (the rounding) + rsqrt_rel_error of the exact value (results beyond 2^63 saturate).
+  const int xbits = *rc::gen::inRange(1, 64);
+  const int abits = *rc::gen::inRange(0, 64);
+  const int f = *rc::gen::inRange(0, 41);
+  const std::uint64_t x = (*rc::gen::arbitrary<std::uint64_t>() >> (64 - xbits)) | 1;
+  const std::uint64_t a = abits == 0 ? 0 : *rc::gen::arbitrary<std::uint64_t>() >> (64 - abits);
+  const long double exact =
+      static_cast<long double>(a) / std::sqrt(std::ldexp(static_cast<long double>(x), -f));
+  const long double got = static_cast<long double>(mul_rsqrt(a, x, f));
+  if (exact >= 0x1p63L) {
+    RC_ASSERT(got >= 0x1p63L - 1 - 0x1p63L * netcc::detail::rsqrt_rel_error);
+    return;
+  }
+  RC_ASSERT(std::fabs(got - exact) <= 0.5L + exact * netcc::detail::rsqrt_rel_error);
+}
+
+}  // namespace
