@@ -170,7 +170,15 @@ TEST(Upp, DelayOfAStaircaseAtARateServer) {
   EXPECT_EQ(pi(q(1, 2)), E(2));
   EXPECT_EQ(pi(q(2)), E(2));
   EXPECT_EQ(pi(q(5)), E(6));
-  EXPECT_EQ(lower_inverse(upp::from_curve(curve::window(q(3)))).error(), curve_error::precondition);
+  // an ultimately constant curve (the window step S_W, W = 3) is inverted as a curve: 0 up to
+  // its plateau, +infinity above it (no level above W is ever reached)
+  const upp wi = lower_inverse(upp::from_curve(curve::window(q(3))));
+  ASSERT_TRUE(wi.valid());
+  EXPECT_EQ(wi(q(3)), E(0));
+  EXPECT_EQ(wi(q(4)), ext::infinity());
+  // a periodic part that falls is not non-decreasing
+  EXPECT_EQ(lower_inverse(upp::make(curve::rate(q(1)), q(0), q(1), q(-1))).error(),
+            curve_error::precondition);
 }
 
 // ------------------------------------------------------------------ properties

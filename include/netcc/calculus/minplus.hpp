@@ -68,6 +68,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -1541,6 +1542,205 @@ template <CurveNumber T>
 deviation<T> vertical_deviation(const basic_curve<T>& f, const basic_curve<T>& g) {
   return detail::deviation_widened<T>(
       f, g, [](const auto& a, const auto& b) { return detail::vertical_deviation_impl(a, b); });
+}
+
+}  // namespace netcc::calculus
+
+namespace netcc::calculus {
+
+/// @brief Where a deviation's supremum is reached (see deviation_point).
+enum class deviation_reach : std::uint8_t {
+  at,           ///< reached at `time`, the earliest time at which it is reached
+  after,        ///< the limit as the time decreases to `time` (the right limit there)
+  before,       ///< the limit as the time increases to `time` (the left limit there)
+  at_infinity,  ///< +infinity approached as the time grows without bound (`time` is 0)
+};
+
+/// @brief A deviation (delay or backlog bound) with the time at which it is reached.
+///
+/// For the vertical deviation sup_t {f(t) - g(t)} the time is the t of the supremum; for the
+/// horizontal deviation sup_t delay(t) it is the arrival time t whose delay is the bound.
+/// The earliest such time is reported: `reach == at` when the supremum is a value at `time`.
+/// Otherwise the supremum is a one-sided limit at `time`; `attained` then says whether the
+/// supremum is still reached, on the open interval just after `time` (the difference is
+/// constant there, so no earliest time exists), or only approached.
+/// @code
+/// using netcc::calculus::curve;
+/// auto p = vertical_deviation_point(curve::token_bucket(1, 4), curve::rate_latency(2, 3));
+/// // value 7 at time 3 (reach at)
+/// @endcode
+template <CurveNumber T>
+struct deviation_point {
+  /// @brief The bound (a number or +infinity).
+  extended<T> value{};
+  /// @brief The earliest time at which the bound is reached or approached (see reach).
+  T time{};
+  /// @brief How the bound relates to `time`.
+  deviation_reach reach = deviation_reach::at;
+  /// @brief False when the supremum is only approached, never a value of the function.
+  bool attained = true;
+  /// @brief Why the bound is missing (none when valid).
+  curve_error error = curve_error::none;
+  /// @brief True when the bound was computed.
+  [[nodiscard]] bool valid() const noexcept { return error == curve_error::none && value.valid(); }
+};
+
+/// @brief vertical_deviation with the earliest time at which the supremum is reached (or, if
+/// it is only a limit, approached): candidates in time order are, at each breakpoint tau of
+/// f or g, the left limit at tau, the value at tau and the right limit at tau; an attained
+/// candidate (a value, or a right limit on a segment where f - g is constant) is preferred to
+/// a limit that is only approached. Same conventions and errors as vertical_deviation. O(n + m).
+/// @code
+/// using netcc::calculus::curve;
+/// auto p = vertical_deviation_point(curve::token_bucket(1, 4), curve::rate(2));
+/// // 4, approached as t decreases to 0 (reach after, not attained)
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] deviation_point<T> vertical_deviation_point(const basic_curve<T>& f,
+                                                          const basic_curve<T>& g);
+
+/// @brief horizontal_deviation with the arrival time at which the delay bound is reached:
+/// delay(t) = max(t, g^↓(f(t))) - t exactly (g non-decreasing), so the bound and its time
+/// are those of the vertical deviation of g^↓ ∘ f against the identity (clamped at 0: a
+/// bound of 0 is reached at t = 0). Preconditions as horizontal_deviation; for exact
+/// rational curves an intermediate overflow (the composition multiplies slopes) restarts the
+/// computation with netcc::calculus::wide_rational and narrows value and time back.
+/// O((n + m) log n).
+/// @code
+/// using netcc::calculus::curve;
+/// auto p = horizontal_deviation_point(curve::token_bucket(1, 4), curve::rate_latency(2, 3));
+/// // 5 = T + b / R, approached as t decreases to 0 (the burst arrives just after 0)
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] deviation_point<T> horizontal_deviation_point(const basic_curve<T>& f,
+                                                            const basic_curve<T>& g);
+
+}  // namespace netcc::calculus
+
+namespace netcc::detail {
+
+template <class T>
+calculus::deviation_point<T> vertical_deviation_point_impl(const calculus::basic_curve<T>& f,
+                                                           const calculus::basic_curve<T>& g) {
+  using ext = calculus::extended<T>;
+  using P = calculus::deviation_point<T>;
+  using R = calculus::deviation_reach;
+  if (!f.valid()) return P{ext{}, T{}, R::at, false, f.error()};
+  if (!g.valid()) return P{ext{}, T{}, R::at, false, g.error()};
+  bool any_att = false;
+  bool any_lim = false;
+  P att{};  // the best attained candidate, earliest first
+  P lim{};  // the best candidate that is only approached
+  curve_builder<T> b;
+  const auto consider = [&](const ext& x, const ext& y, T t, R reach, bool attained) {
+    if (y.is_inf()) return;
+    ext d = ext::infinity();
+    if (x.is_finite()) d = ext{b.chk(x.value() - y.value())};
+    P& best = attained ? att : lim;
+    bool& any = attained ? any_att : any_lim;
+    if (!any || best.value < d) best = P{d, t, reach, attained, calculus::curve_error::none};
+    any = true;
+  };
+  curve_combine<T>(f.breakpoints(), g.breakpoints(), b,
+                   [&](auto& o, T tau, bool has_next, T next, const auto& a, const auto& c) {
+                     consider(a.v, c.v, tau, R::at, true);
+                     // f - g constant on the open segment after tau: reached there
+                     const bool flat = a.r.is_inf() || (c.r.is_finite() && a.s == c.s);
+                     consider(a.r, c.r, tau, R::after, flat);
+                     if (has_next) {
+                       const auto end = [&o, tau, next](const auto& s) -> ext {
+                         if (s.r.is_inf()) return s.r;
+                         return ext{o.chk(s.r.value() + s.s * (next - tau))};
+                       };
+                       consider(end(a), end(c), next, R::before, false);
+                     } else if (c.r.is_finite() && (a.r.is_finite() && c.s < a.s)) {
+                       consider(ext::infinity(), c.r, T{}, R::at_infinity, false);
+                     }
+                   });
+  if (!b.ok()) return P{ext{}, T{}, R::at, false, b.error()};
+  if (!any_att && !any_lim) return P{ext{}, T{}, R::at, false, calculus::curve_error::undefined};
+  if (any_att && (!any_lim || !(att.value < lim.value))) return att;
+  return lim;
+}
+
+template <class T>
+calculus::deviation_point<T> horizontal_deviation_point_impl(const calculus::basic_curve<T>& f,
+                                                             const calculus::basic_curve<T>& g,
+                                                             const calculus::basic_curve<T>& id) {
+  using ext = calculus::extended<T>;
+  using P = calculus::deviation_point<T>;
+  using R = calculus::deviation_reach;
+  if (!f.valid()) return P{ext{}, T{}, R::at, false, f.error()};
+  if (!g.valid()) return P{ext{}, T{}, R::at, false, g.error()};
+  const ext zero{};
+  if (!f.is_non_decreasing() || !g.is_non_decreasing() || f.breakpoints()[0].value < zero ||
+      g.breakpoints()[0].value < zero) {
+    return P{ext{}, T{}, R::at, false, calculus::curve_error::precondition};
+  }
+  const calculus::basic_curve<T> gi = lower_inverse(g);
+  if (!gi.valid()) return P{ext{}, T{}, R::at, false, gi.error()};
+  const calculus::basic_curve<T> leave = compose(gi, f);  // g^↓(f(t))
+  if (!leave.valid()) return P{ext{}, T{}, R::at, false, leave.error()};
+  P p = vertical_deviation_point_impl(leave, id);
+  if (p.error != calculus::curve_error::none) return p;
+  if (!(zero < p.value)) p = P{zero, T{}, R::at, true, calculus::curve_error::none};
+  return p;
+}
+
+// A deviation point computed with rational that overflowed, recomputed with wide_rational.
+template <class T, class Impl>
+calculus::deviation_point<T> deviation_point_widened(const calculus::basic_curve<T>& f,
+                                                     const calculus::basic_curve<T>& g,
+                                                     const calculus::basic_curve<T>& h, Impl impl) {
+  calculus::deviation_point<T> d = impl(f, g, h);
+  if constexpr (std::is_same_v<T, calculus::rational>) {
+    if (d.error == calculus::curve_error::overflow) {
+      using W = calculus::wide_rational;
+      const calculus::deviation_point<W> w =
+          impl(calculus::curve_cast<W>(f), calculus::curve_cast<W>(g), calculus::curve_cast<W>(h));
+      calculus::deviation_point<T> r{calculus::extended<T>{}, T{}, w.reach, w.attained, w.error};
+      if (w.error != calculus::curve_error::none) return r;
+      const calculus::rational time = w.time.to_rational();
+      if (!time.valid()) {
+        r.error = calculus::curve_error::overflow;
+        return r;
+      }
+      r.time = time;
+      if (w.value.is_inf()) {
+        r.value = calculus::extended<T>::infinity();
+        return r;
+      }
+      const calculus::rational v = w.value.value().to_rational();
+      if (!v.valid()) {
+        r.error = calculus::curve_error::overflow;
+        return r;
+      }
+      r.value = calculus::extended<T>{v};
+      return r;
+    }
+  }
+  return d;
+}
+
+}  // namespace netcc::detail
+
+namespace netcc::calculus {
+
+template <CurveNumber T>
+deviation_point<T> vertical_deviation_point(const basic_curve<T>& f, const basic_curve<T>& g) {
+  return detail::deviation_point_widened<T>(f, g, basic_curve<T>::zero(),
+                                            [](const auto& a, const auto& b, const auto&) {
+                                              return detail::vertical_deviation_point_impl(a, b);
+                                            });
+}
+
+template <CurveNumber T>
+deviation_point<T> horizontal_deviation_point(const basic_curve<T>& f, const basic_curve<T>& g) {
+  return detail::deviation_point_widened<T>(
+      f, g, basic_curve<T>::rate(curve_number<T>::from_int(1)),
+      [](const auto& a, const auto& b, const auto& id) {
+        return detail::horizontal_deviation_point_impl(a, b, id);
+      });
 }
 
 }  // namespace netcc::calculus

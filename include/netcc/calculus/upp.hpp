@@ -51,10 +51,10 @@
 /// invalid with curve_error::bad_argument. Errors as for basic_curve (no throw).
 ///
 /// Also: dominance (is_below; equivalence is ==), the vertical deviation, the lower
-/// pseudo-inverse and the horizontal deviation of curves whose periodic part rises (c > 0).
-/// Not here (use unroll() to a horizon and the basic_curve operations): min-plus
-/// deconvolution, the upper pseudo-inverse, composition, the times at which the deviations are
-/// reached, closures and max-plus operations on UPP curves.
+/// pseudo-inverse and the horizontal deviation of curves whose periodic part rises (c > 0) or
+/// that are ultimately affine. In netcc/calculus/upp_ops.hpp: min-plus deconvolution, the
+/// upper pseudo-inverse, composition and the deviations with the times at which they are
+/// reached.
 ///
 /// @code
 /// using netcc::calculus::upp;
@@ -699,9 +699,12 @@ template <CurveNumber T>
 /// netcc::calculus::lower_inverse) of a non-decreasing UPP curve whose periodic part rises
 /// (c > 0), as a UPP curve over y >= 0: f^↓(y + c) = f^↓(y) + d for y > f(T) (the levels above
 /// f(T) are reached after T only, where f repeats), so the transient ends at level f(T) + c
-/// and the base comes from the curve unrolled to T + 3d. curve_error::precondition when f is
-/// not non-decreasing or c <= 0 (a bounded f has a +infinity inverse from a level on: use
-/// unroll() and lower_inverse).
+/// and the base comes from the curve unrolled to T + 3d. An ultimately affine f (an
+/// ultimately constant one, c = 0, included) is inverted exactly as a curve
+/// (netcc::calculus::lower_inverse of to_curve()): the inverse of a curve with plateau K is
+/// +infinity for y > K (netcc's choice: no level above the plateau is ever reached).
+/// curve_error::precondition when f is not non-decreasing, or when its periodic part is not
+/// affine and does not rise (c <= 0).
 /// @code
 /// using netcc::calculus::upp;
 /// auto inv = lower_inverse(upp::packetizer(2));   // 2 ceil(y / 2)
@@ -709,6 +712,10 @@ template <CurveNumber T>
 template <CurveNumber T>
 [[nodiscard]] basic_upp<T> lower_inverse(const basic_upp<T>& f) {
   if (!f.valid()) return f;
+  if (f.is_ultimately_affine()) {  // exact as a curve, +infinity above a plateau
+    const basic_curve<T> li = lower_inverse(f.to_curve());
+    return li.valid() ? basic_upp<T>::from_curve(li) : basic_upp<T>::invalid(li.error());
+  }
   const T d = f.period();
   const T c = f.rise();
   const T t0 = f.transient();
@@ -723,7 +730,8 @@ template <CurveNumber T>
 
 /// @brief Horizontal deviation h(f, g) = sup_{t >= 0} inf{d >= 0 | f(t) <= g(t + d)} (the
 /// delay bound) of non-decreasing UPP curves with f(0), g(0) >= 0 and rising periodic parts
-/// (c > 0; curve_error::precondition otherwise): max(0, sup_y g^↓(y) - f^↓(y)), the vertical
+/// (c > 0) or ultimately affine (c = 0 included; curve_error::precondition otherwise):
+/// max(0, sup_y g^↓(y) - f^↓(y)), the vertical
 /// deviation of the two pseudo-inverses (as for curves, horizontal_deviation); +infinity when
 /// f grows faster than g.
 /// @code
