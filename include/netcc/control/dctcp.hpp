@@ -387,29 +387,31 @@ class dctcp_compact_state {
   static constexpr std::uint64_t counter_cap = std::uint64_t{1} << 27;
   static constexpr int reduction_bits = 13;
 
-  [[nodiscard]] constexpr T window() const noexcept { return load(cwnd_); }
-  constexpr void set_window(T w) noexcept { cwnd_ = store(w); }
-  [[nodiscard]] constexpr T ssthresh() const noexcept { return load(ssthresh_); }
-  constexpr void set_ssthresh(T w) noexcept { ssthresh_ = store(w); }
+  [[nodiscard]] constexpr T window() const noexcept { return load(w0_ & window_mask); }
+  constexpr void set_window(T w) noexcept { w0_ = (w0_ & ~window_mask) | store(w); }
+  [[nodiscard]] constexpr T ssthresh() const noexcept { return load(w1_ & window_mask); }
+  constexpr void set_ssthresh(T w) noexcept { w1_ = (w1_ & ~window_mask) | store(w); }
   [[nodiscard]] constexpr S alpha() const noexcept {
     if constexpr (PackAlpha) {
-      return static_cast<S>(alpha_);
+      return static_cast<S>(w1_ >> 51);
     } else {
       return wide_alpha_;
     }
   }
   constexpr void set_alpha(S a) noexcept {
     if constexpr (PackAlpha) {
-      alpha_ = static_cast<std::uint64_t>(a) & 0x7FF;
+      w1_ = (w1_ & window_mask) | ((static_cast<std::uint64_t>(a) & 0x7FF) << 51);
     } else {
       wide_alpha_ = a;
     }
   }
-  [[nodiscard]] constexpr std::uint64_t bytes_acked() const noexcept { return bytes_acked_; }
-  [[nodiscard]] constexpr std::uint64_t bytes_marked() const noexcept { return bytes_marked_; }
+  [[nodiscard]] constexpr std::uint64_t bytes_acked() const noexcept { return w2_ & count_mask; }
+  [[nodiscard]] constexpr std::uint64_t bytes_marked() const noexcept {
+    return (w2_ >> 28) & count_mask;
+  }
   constexpr void set_counts(std::uint64_t acked, std::uint64_t marked) noexcept {
-    bytes_acked_ = acked & 0xFFF'FFFF;
-    bytes_marked_ = marked & 0xFFF'FFFF;
+    w2_ = (w2_ & ~((count_mask << 28) | count_mask)) | (acked & count_mask) |
+          ((marked & count_mask) << 28);
   }
   [[nodiscard]] constexpr bool window_end_reached(sequence ack) const noexcept {
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(ack) - window_end_) >= 0;
@@ -424,44 +426,45 @@ class dctcp_compact_state {
     reduction_end_ = static_cast<std::uint32_t>(nxt);
   }
   [[nodiscard]] constexpr std::uint32_t reductions() const noexcept {
-    return static_cast<std::uint32_t>(reductions_);
+    return static_cast<std::uint32_t>(w0_ >> 51);
   }
-  constexpr void add_reduction() noexcept { reductions_ = (reductions_ + 1) & 0x1FFF; }
+  constexpr void add_reduction() noexcept { w0_ += std::uint64_t{1} << 51; }  // wraps mod 2^13
   [[nodiscard]] constexpr std::uint8_t flags() const noexcept {
-    return static_cast<std::uint8_t>(flags_);
+    return static_cast<std::uint8_t>((w2_ >> 56) & 0xF);
   }
-  constexpr void set_flags(std::uint8_t f) noexcept { flags_ = f & 0xFu; }
+  constexpr void set_flags(std::uint8_t f) noexcept {
+    w2_ = (w2_ & ~(std::uint64_t{0xF} << 56)) | (std::uint64_t{f & 0xFu} << 56);
+  }
   [[nodiscard]] constexpr dctcp_branch branch() const noexcept {
-    return static_cast<dctcp_branch>(branch_);
+    return static_cast<dctcp_branch>(w2_ >> 60);
   }
   constexpr void set_branch(dctcp_branch b) noexcept {
-    branch_ = static_cast<std::uint64_t>(b) & 0xFu;
+    w2_ = (w2_ & ~(std::uint64_t{0xF} << 60)) | ((static_cast<std::uint64_t>(b) & 0xF) << 60);
   }
 
  private:
+  static constexpr std::uint64_t window_mask = (std::uint64_t{1} << 51) - 1;
+  static constexpr std::uint64_t count_mask = (std::uint64_t{1} << 28) - 1;
   static constexpr int shift = T::fraction_bits - window_fraction_bits;
   // A window in [0, 2^31) B, rounded to the nearest 2^-20 B (a whole byte count, as every
   // bound is, is kept exactly, so clamping and min() stay exact).
   static constexpr std::uint64_t store(T w) noexcept {
     const std::int64_t r = w.raw() > 0 ? w.raw() : 0;
     if constexpr (shift == 0) {
-      return static_cast<std::uint64_t>(r);
+      return static_cast<std::uint64_t>(r) & window_mask;
     } else {
-      return (static_cast<std::uint64_t>(r) + (std::uint64_t{1} << (shift - 1))) >> shift;
+      return ((static_cast<std::uint64_t>(r) + (std::uint64_t{1} << (shift - 1))) >> shift) &
+             window_mask;
     }
   }
   static constexpr T load(std::uint64_t v) noexcept {
     return T::from_raw(static_cast<std::int64_t>(v << shift));
   }
 
-  std::uint64_t cwnd_ : 51 = 0;          // the window, 2^-20 B units
-  std::uint64_t reductions_ : 13 = 0;    // reductions modulo 2^13
-  std::uint64_t ssthresh_ : 51 = 0;      // ssthresh, 2^-20 B units
-  std::uint64_t alpha_ : 11 = 0;         // DCTCP.Alpha when it packs (at most 2^10 units)
-  std::uint64_t bytes_acked_ : 28 = 0;   // DCTCP.BytesAcked, at most 2^27
-  std::uint64_t bytes_marked_ : 28 = 0;  // DCTCP.BytesMarked
-  std::uint64_t flags_ : 4 = 0;
-  std::uint64_t branch_ : 4 = 0;     // the rule the latest event ran
+  // Whole 64-bit words, each read and written as one (no partial loads of a recent store).
+  std::uint64_t w0_ = 0;  // bits 0-50: the window (2^-20 B); 51-63: reductions modulo 2^13
+  std::uint64_t w1_ = 0;  // bits 0-50: ssthresh (2^-20 B); 51-61: alpha when it packs
+  std::uint64_t w2_ = 0;  // bits 0-27: BytesAcked; 28-55: BytesMarked; 56-59: flags; 60-63: branch
   std::uint32_t window_end_ = 0;     // DCTCP.WindowEnd modulo 2^32
   std::uint32_t reduction_end_ = 0;  // SND.NXT at the last reduction, modulo 2^32
   [[no_unique_address]] std::conditional_t<PackAlpha, dctcp_no_alpha, S> wide_alpha_{};
@@ -532,6 +535,8 @@ class basic_dctcp {
   /// class comment): window, ssthresh, alpha, the two byte counters, WindowEnd, the reduction
   /// window's end, the reduction count, flags and the latest branch. Read it through config.
   using flow_state = detail::dctcp_state<value_type, AlphaRep, alpha_storage>;
+  /// @brief Whether flow_state is the compact form (a fixed-point window; see the class comment).
+  static constexpr bool compact = detail::dctcp_compact_window<value_type>;
   static_assert(std::is_trivially_copyable_v<flow_state>);
 
   /// @brief What a class of flows shares: the parameters (invalid fields fallen back) and the
@@ -572,6 +577,44 @@ class basic_dctcp {
     template <class E>
     requires EcnFeedback<E>
     constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+      // The compact state's fields share words: the event works on a copy in registers, with
+      // one read and one write of the state.
+      if constexpr (compact) {
+        flow_state s = st;
+        handle_ack(s, e);
+        st = s;
+      } else {
+        handle_ack(st, e);
+      }
+    }
+
+    /// @brief basic_dctcp::on_loss for the flow of state `st`.
+    template <class E>
+    requires AckFeedback<E>
+    constexpr void on_loss(flow_state& st, const E& e) const noexcept {
+      if constexpr (compact) {
+        flow_state s = st;
+        handle_loss(s, e);
+        st = s;
+      } else {
+        handle_loss(st, e);
+      }
+    }
+
+    /// @brief basic_dctcp::on_timeout for the flow of state `st`.
+    constexpr void on_timeout(flow_state& st, timestamp /*now*/ = {}) const noexcept {
+      if constexpr (compact) {
+        flow_state s = st;
+        handle_timeout(s);
+        st = s;
+      } else {
+        handle_timeout(st);
+      }
+    }
+
+   private:
+    template <class E>
+    constexpr void handle_ack(flow_state& st, const E& e) const noexcept {
       using ft = feedback_traits<E>;
       const sequence ack = ft::ack_seq(e);
       const sequence nxt = ft::snd_nxt(e);
@@ -602,10 +645,8 @@ class basic_dctcp {
       grow(st, acked, nxt, ack);
     }
 
-    /// @brief basic_dctcp::on_loss for the flow of state `st`.
     template <class E>
-    requires AckFeedback<E>
-    constexpr void on_loss(flow_state& st, const E& e) const noexcept {
+    constexpr void handle_loss(flow_state& st, const E& e) const noexcept {
       using ft = feedback_traits<E>;
       const sequence ack = ft::ack_seq(e);
       const sequence nxt = ft::snd_nxt(e);
@@ -617,8 +658,7 @@ class basic_dctcp {
       }
     }
 
-    /// @brief basic_dctcp::on_timeout for the flow of state `st`.
-    constexpr void on_timeout(flow_state& st, timestamp /*now*/ = {}) const noexcept {
+    constexpr void handle_timeout(flow_state& st) const noexcept {
       st.set_branch(dctcp_branch::timeout);
       if (!(st.flags() & reduced)) {
         st.set_ssthresh(clamp_window(max_v(st.window() * num<value_type>(0.5), two_mss())));
@@ -628,6 +668,7 @@ class basic_dctcp {
       st.set_flags(st.flags() | reduced | rearm);
     }
 
+   public:
     /// @brief basic_dctcp::on_send for the flow of state `st`.
     constexpr bool on_send(flow_state& st, bytes payload, timestamp /*now*/ = {}) const noexcept {
       if (payload <= bytes{0} || !(st.flags() & cwr)) return false;
