@@ -250,7 +250,8 @@ int sweep(const tb::scenario& base,
   csv +=
       "cc,peak_queue_bytes,p99_queue_bytes,drain_us,tail_goodput_gbps,utilisation,jain,"
       "jain_flows,mean_slowdown,p99_slowdown,max_slowdown,p99_slowdown_short,p99_slowdown_long,"
-      "finite_flows,completed,drops,timeouts,ecn_marks,cnps,srcs,pauses,packet_hops,events\n";
+      "finite_flows,completed,drops,timeouts,ecn_marks,cnps,srcs,pauses,packet_hops,events,"
+      "cnp_flows\n";
   for (std::size_t i = 0; i < runs; ++i) {
     const auto& r = results[i];
     for (const auto& v : combos[i / ccs.size()]) csv += v + ",";
@@ -264,7 +265,7 @@ int sweep(const tb::scenario& base,
            csv_number(r.long_flows > 0 ? r.p99_slowdown_long : std::nan("")) + "," +
            u(r.finite_flows) + "," + u(r.completed) + "," + u(r.drops) + "," + u(r.timeouts) + "," +
            u(r.ecn_marks) + "," + u(r.cnps) + "," + u(r.srcs) + "," + u(r.pauses) + "," +
-           u(r.hops) + "," + u(r.events) + "\n";
+           u(r.hops) + "," + u(r.events) + "," + u(r.flow_cnps.size()) + "\n";
   }
   const auto path = out / (base.name + "_sweep.csv");
   if (auto err = tb::write_file_atomic(path.string(), csv); !err.empty())
@@ -509,6 +510,13 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
     const auto csv = out / (s.name + "_" + c.name + ".csv");
     if (auto err = tb::write_csv(ts, csv.string()); !err.empty())
       return fail("cannot write " + err);
+    // Per-flow CNP counts, when the run had CNPs.
+    if (r.cnps > 0) {
+      const auto cnp_csv = out / (s.name + "_" + c.name + "_cnps.csv");
+      if (auto err = tb::write_file_atomic(cnp_csv.string(), tb::format_flow_cnps_csv(r));
+          !err.empty())
+        return fail("cannot write " + err);
+    }
     plots.push_back(netcc_sim::take_plot_series(c.name, ts));
     // Values a run leaves undefined print as n/a, or "none" where the scenario has nothing to
     // measure (legend below the table).
@@ -570,6 +578,17 @@ int run(const std::vector<std::string>& args, std::filesystem::path& created) {
             ? static_cast<double>(r.bottleneck_srcs) / static_cast<double>(r.bottleneck_packets)
             : 0.0,
         r.src_gbps);
+  // CNPs network-wide and per flow (DCQCN's notification point sends them for CE-marked data).
+  for (const auto& r : speeds) {
+    if (r.cnps == 0) continue;
+    const auto most =
+        std::max_element(r.flow_cnps.begin(), r.flow_cnps.end(),
+                         [](const auto& a, const auto& b) { return a.cnps < b.cnps; });
+    std::printf("cnps %s: %llu in total, to %zu flows, most to flow %u (%llu); per flow: %s\n",
+                r.cc.c_str(), static_cast<unsigned long long>(r.cnps), r.flow_cnps.size(),
+                most->flow, static_cast<unsigned long long>(most->cnps),
+                tb::printable((out / (s.name + "_" + r.cc + "_cnps.csv")).string()).c_str());
+  }
   // The engine's work and speed (the wall time is this machine's, not part of the results).
   for (const auto& r : speeds)
     std::printf("speed %s: %llu packet-hops, %llu events in %.3f s: %.2f M packet-hops/s\n",

@@ -101,6 +101,16 @@ case "$case_name" in
     reject 'flows = 0>99: host 99 does not exist' --set flows=0\>99 ;;
   conflict_chain_key)
     reject 'chain_gbps = 100,50: conflicts with topology = star' --set chain_gbps=100,50 ;;
+  monitor_ports_bad)
+    # The incast's star: switch 0, senders 1-11, receiver 12 (13 nodes; the switch has 12 ports).
+    reject "monitor_ports = 99:0: '99:0': node 99 does not exist \\(the topology has nodes 0 to 12\\)" \
+      --set monitor_ports=99:0
+    reject "monitor_ports = 0:12: '0:12': port 12 does not exist \\(node 0 has 12 ports" \
+      --set monitor_ports=0:12
+    reject "monitor_ports = 1>2: '1>2': node 1 has no link to node 2 \\(node 1 has 1 port: 0>0\\)" --set monitor_ports=1\>2
+    reject "monitor_ports = 0-1: '0-1' is not N:P" --set monitor_ports=0-1
+    reject "--sweep monitor_ports=5:7: monitor_ports = 5:7: '5:7': port 7 does not exist" \
+      --sweep monitor_ports=0:0,5:7 ;;
   ecn_kmin_above_kmax)
     reject 'ecn_kmin_bytes = 9000: must be at most ecn_kmax_bytes \(5000\)' \
       --set ecn_kmin_bytes=9000 --set ecn_kmax_bytes=5000 ;;

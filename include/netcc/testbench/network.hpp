@@ -319,6 +319,28 @@ class network {
     monitors_.push_back({monitor::port_rate, node, port_toward(node, peer), 0});
     ts_.names.push_back(std::move(name));
   }
+  /// @brief Record egress port `port` of `node` (its port index, in the order of the connect
+  /// calls that gave `node` its links): the occupancy in bytes, and the data packets it
+  /// ECN-marked and the packets it dropped in each sample interval, as three columns
+  /// `<name>_queue_bytes`, `<name>_marks` and `<name>_drops`.
+  void monitor_port(node_id node, std::uint32_t port, const std::string& name) {
+    monitors_.push_back({monitor::queue, node, port, 0});
+    ts_.names.push_back(name + "_queue_bytes");
+    monitors_.push_back({monitor::port_marks, node, port, 0});
+    ts_.names.push_back(name + "_marks");
+    monitors_.push_back({monitor::port_drops, node, port, 0});
+    ts_.names.push_back(name + "_drops");
+  }
+  /// @brief Number of nodes (hosts and switches; ids run from 0).
+  [[nodiscard]] std::size_t node_count() const noexcept { return nodes_.size(); }
+  /// @brief Whether `node` is a host.
+  [[nodiscard]] bool is_host(node_id node) const { return nodes_[node].host; }
+  /// @brief Number of egress ports of `node` (one per link, in the order they were connected).
+  [[nodiscard]] std::size_t port_count(node_id node) const { return nodes_[node].ports.size(); }
+  /// @brief The node at the far end of `node`'s port `port`.
+  [[nodiscard]] node_id peer_of(node_id node, std::uint32_t port) const {
+    return nodes_[node].ports[port].peer;
+  }
   /// @brief Record a flow's cwnd (bytes), pacing rate (Gbps) and goodput (Gbps).
   void monitor_flow(flow_id f, const std::string& name) {
     monitors_.push_back({monitor::flow_rates, 0, 0, f});
@@ -1623,6 +1645,14 @@ class network {
           m.last = tx;
           break;
         }
+        case monitor::port_marks:
+        case monitor::port_drops: {
+          const port_stats& ps = nodes_[m.node].ports[m.port].stats;
+          const std::uint64_t v = m.kind == monitor::port_marks ? ps.ecn_marks : ps.drops;
+          ts_.columns[c++].push_back(static_cast<double>(v - m.last));
+          m.last = v;
+          break;
+        }
         case monitor::flow_rates: {
           const flow_state& f = flows_[m.flow];
           const bytes w = f.cc ? f.cc->cwnd() : bytes::max();
@@ -1663,7 +1693,14 @@ class network {
   std::vector<std::uint32_t> int_free_;
   // A time-series source, in the order the monitor_* calls were made.
   struct monitor {
-    enum kind_t : std::uint8_t { queue, port_rate, flow_rates, flow_cc } kind;
+    enum kind_t : std::uint8_t {
+      queue,
+      port_rate,
+      port_marks,
+      port_drops,
+      flow_rates,
+      flow_cc
+    } kind;
     node_id node;
     std::uint32_t port;
     flow_id flow;

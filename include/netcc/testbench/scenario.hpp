@@ -214,6 +214,11 @@ struct scenario {
   /// @brief Flows (numbers as in series_flows, or `all`) whose controller alpha (DCQCN, DCTCP)
   /// and CNPs per sample interval go into the time series.
   std::string cc_series_flows;
+  /// @brief Egress ports whose queue, ECN marks and drops per sample go into the time series,
+  /// comma-separated: `N:P` (node N's port P, ports numbered in the order the node's links
+  /// were made) or `N>M` (node N's port toward its neighbour M), node ids as the topology
+  /// builds them (netcc::testbench::parse_port_list).
+  std::string monitor_ports;
   /// @brief RED/ECN K_min of every switch, bytes (0: the controller's setting).
   std::int64_t ecn_kmin_bytes = 0;
   /// @brief RED/ECN K_max of every switch, bytes (0: the controller's setting).
@@ -482,6 +487,9 @@ struct key_info {
       {"cc_series_flows", "", 0, 0,
        "flows (numbers, or all) with alpha (DCQCN, DCTCP) and CNPs-per-sample series",
        &sc::cc_series_flows},
+      {"monitor_ports", "", 0, 0,
+       "ports with queue/marks/drops series: N:P (node N's port P) or N>M, comma-separated",
+       &sc::monitor_ports},
       {"ecn_kmin_bytes", "B", 0, 1e10, "RED/ECN K_min of every switch (0: the controller's)",
        &sc::ecn_kmin_bytes},
       {"ecn_kmax_bytes", "B", 0, 1e10, "RED/ECN K_max of every switch (0: the controller's)",
@@ -605,6 +613,51 @@ inline std::string parse_flow_numbers(std::string_view text, std::vector<flow_id
   return {};
 }
 
+/// @brief One egress port named by the `monitor_ports` key: node `node`'s port `port`
+/// (`N:P`), or its port toward neighbour `port` (`N>M`, `by_peer`).
+struct port_ref {
+  /// @brief Node id.
+  std::uint32_t node = 0;
+  /// @brief Port index, or the neighbour's node id when by_peer.
+  std::uint32_t port = 0;
+  /// @brief `N>M`: `port` is the neighbour's node id.
+  bool by_peer = false;
+  /// @brief The reference as written.
+  std::string text;
+};
+
+/// @brief Parse the `monitor_ports` key (`N:P` or `N>M`, comma-separated, whole numbers from 0)
+/// into `out` (if not null); empty text is an empty list. Whether the nodes and ports exist is
+/// checked against the built topology (netcc::testbench::resolve_ports).
+/// @code
+/// std::vector<netcc::testbench::port_ref> v;
+/// netcc::testbench::parse_port_list("0:2,5>0", &v);   // node 0 port 2; node 5 toward node 0
+/// @endcode
+inline std::string parse_port_list(std::string_view text, std::vector<port_ref>* out) {
+  std::vector<port_ref> v;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    const auto sep = item.find_first_of(":>");
+    const auto whole = [](std::string_view t, std::uint32_t& x) {
+      const auto r = std::from_chars(t.data(), t.data() + t.size(), x);
+      return !t.empty() && r.ec == std::errc{} && r.ptr == t.data() + t.size();
+    };
+    port_ref r;
+    if (sep == std::string_view::npos || !whole(item.substr(0, sep), r.node) ||
+        !whole(item.substr(sep + 1), r.port))
+      return "'" + printable(item) + "' is not N:P (node N's port P) or N>M (node N toward " +
+             "node M), whole numbers from 0";
+    r.by_peer = item[sep] == '>';
+    r.text = std::string(item);
+    v.push_back(std::move(r));
+    if (comma != std::string_view::npos && text.empty()) return "a list ends with a comma";
+  }
+  if (out) *out = std::move(v);
+  return {};
+}
+
 /// @brief Parse the `flows` key (`A>B` or `A>B@US`, comma-separated) into `out` (if not null).
 inline std::string parse_flow_list(std::string_view text, std::vector<chosen_flow>* out) {
   std::vector<chosen_flow> v;
@@ -674,6 +727,11 @@ inline std::string set_key(scenario& s, std::string_view key, std::string_view v
     (key == "series_flows" ? s.series_flows
                            : (key == "path_queues" ? s.path_queues : s.cc_series_flows)) =
         std::string(value);
+    return {};
+  }
+  if (key == "monitor_ports") {
+    if (auto err = parse_port_list(value, nullptr); !err.empty()) return shown + ": " + err;
+    s.monitor_ports = std::string(value);
     return {};
   }
   if (key == "flows") {
@@ -1003,6 +1061,166 @@ struct resource_limit_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// @brief The hosts and the monitored port of a scenario's topology, as
+/// netcc::testbench::build_topology makes them.
+struct scenario_topology {
+  /// @brief Senders of the long, incast and burst flows, in order.
+  std::vector<node_id> src;
+  /// @brief Their receivers.
+  std::vector<node_id> dst;
+  /// @brief Every host (leaf-spine and fat-tree: the all-to-all workload's hosts).
+  std::vector<node_id> all_hosts;
+  /// @brief The hosts as the `flows` key numbers them.
+  std::vector<node_id> numbered;
+  /// @brief The monitored (bottleneck) port: node and peer.
+  node_id q_node = 0;
+  /// @brief The monitored port's peer.
+  node_id q_peer = 0;
+  /// @brief The monitored port's rate.
+  bit_rate q_rate{};
+};
+
+/// @brief The host links (`first`) and bottleneck links (`second`) of `s`.
+[[nodiscard]] inline std::pair<link_spec, link_spec> scenario_links(const scenario& s) {
+  const link_spec edge{.rate = bit_rate{static_cast<std::int64_t>(s.host_gbps * 1e9)},
+                       .delay = duration{s.link_delay_ns},
+                       .buffer = bytes{s.buffer_bytes}};
+  link_spec core = edge;
+  core.rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)};
+  return {edge, core};
+}
+
+/// @brief Build the topology of `s` into `net` (switches configured as `sw`): the nodes get
+/// their ids in the order the topology's builder (topology.hpp) adds them.
+inline scenario_topology build_topology(network& net, const scenario& s, const switch_config& sw) {
+  const link_spec edge = scenario_links(s).first, core = scenario_links(s).second;
+  scenario_topology t0;
+  std::vector<node_id>&src = t0.src, &dst = t0.dst, &all_hosts = t0.all_hosts,
+  &numbered = t0.numbered;
+  node_id &q_node = t0.q_node, &q_peer = t0.q_peer;
+  bit_rate& q_rate = t0.q_rate;
+  q_rate = core.rate;
+  if (s.topology == "star") {
+    const auto st = make_star(net, static_cast<std::size_t>(s.senders), edge, core, sw);
+    numbered = st.senders;
+    numbered.push_back(st.receiver);
+    src = st.senders;
+    dst.assign(src.size(), st.receiver);
+    q_node = st.sw;
+    q_peer = st.receiver;
+  } else if (s.topology == "dumbbell") {
+    const auto d = make_dumbbell(net, static_cast<std::size_t>(s.senders), edge, core, sw);
+    numbered = d.senders;
+    numbered.insert(numbered.end(), d.receivers.begin(), d.receivers.end());
+    src = d.senders;
+    dst = d.receivers;
+    q_node = d.left;
+    q_peer = d.right;
+  } else if (s.topology == "chain") {
+    // Chain (parking lot): switch i has host i; link i joins switches i and i + 1 at its own rate
+    // and delay. Long, incast and burst flows go from the first host to the last, through every
+    // link; the monitored port is the first of the slowest switch-to-switch links. Cross traffic
+    // comes from the flows key.
+    std::vector<double> rates, delays;
+    (void)parse_number_list(s.chain_gbps, 0.001, 1600, &rates);
+    (void)parse_number_list(s.chain_delay_ns, 1, 1e9, &delays);
+    const std::size_t links = static_cast<std::size_t>(s.chain_switches) - 1;
+    std::vector<link_spec> between(links, core);
+    for (std::size_t i = 0; i < links; ++i) {
+      if (!rates.empty())
+        between[i].rate = bit_rate{static_cast<std::int64_t>(rates[i % rates.size()] * 1e9)};
+      if (!delays.empty())
+        between[i].delay = duration{static_cast<std::int64_t>(delays[i % delays.size()])};
+    }
+    const auto c = make_chain(net, static_cast<std::size_t>(s.chain_switches), edge, between, sw);
+    numbered = c.hosts;
+    const std::size_t senders =
+        static_cast<std::size_t>(std::max(1, s.long_flows + s.incast_flows + s.burst_flows));
+    src.assign(senders, c.hosts.front());
+    dst.assign(senders, c.hosts.back());
+    std::size_t slowest = 0;  // the monitored port: the first of the slowest links
+    for (std::size_t i = 1; i < links; ++i)
+      if (between[i].rate < between[slowest].rate) slowest = i;
+    q_node = c.switches[slowest];
+    q_peer = c.switches[slowest + 1];
+    q_rate = between[slowest].rate;
+  } else if (s.topology == "fattree") {
+    // Fat-tree: the last host (of the last pod's last ToR) receives the long, incast and burst
+    // flows (its ToR's downlink is the monitored bottleneck); every other host sends them. The
+    // CDF workload is all-to-all (below).
+    link_spec agg = core, top = core;
+    if (s.agg_gbps > 0) agg.rate = bit_rate{static_cast<std::int64_t>(s.agg_gbps * 1e9)};
+    if (s.core_gbps > 0) top.rate = bit_rate{static_cast<std::int64_t>(s.core_gbps * 1e9)};
+    if (s.agg_delay_ns > 0) agg.delay = duration{s.agg_delay_ns};
+    if (s.core_delay_ns > 0) top.delay = duration{s.core_delay_ns};
+    const auto t = make_fat_tree(net, fat_tree_shape_of(s), edge, agg, top, sw);
+    all_hosts = t.hosts;
+    numbered = all_hosts;
+    const node_id r = all_hosts.back();
+    src.assign(all_hosts.begin(), all_hosts.end() - 1);
+    dst.assign(src.size(), r);
+    q_node = t.tors.back().back();
+    q_peer = r;
+    q_rate = edge.rate;
+  } else {
+    // Leaf-spine: the last host of the last leaf receives the long, incast and burst flows
+    // (its leaf's downlink is the monitored bottleneck); every other host sends them. The CDF
+    // workload is all-to-all (below).
+    const auto t =
+        make_leaf_spine(net, static_cast<std::size_t>(s.leaves), static_cast<std::size_t>(s.spines),
+                        static_cast<std::size_t>(s.hosts_per_leaf), edge, core, sw);
+    for (const auto& rack : t.hosts) all_hosts.insert(all_hosts.end(), rack.begin(), rack.end());
+    numbered = all_hosts;
+    const node_id r = all_hosts.back();
+    src.assign(all_hosts.begin(), all_hosts.end() - 1);
+    dst.assign(src.size(), r);
+    q_node = t.leaves.back();
+    q_peer = r;
+    q_rate = edge.rate;
+  }
+  return t0;
+}
+
+/// @brief Resolve the `monitor_ports` references `refs` against the built network `net` into
+/// (node, port index) pairs (`out`, if not null). Returns an empty string or the rule broken,
+/// naming the reference.
+inline std::string resolve_ports(const network& net, const std::vector<port_ref>& refs,
+                                 std::vector<std::pair<node_id, std::uint32_t>>* out) {
+  std::vector<std::pair<node_id, std::uint32_t>> v;
+  for (const auto& r : refs) {
+    if (r.node >= net.node_count())
+      return "'" + printable(r.text) + "': node " + std::to_string(r.node) +
+             " does not exist (the topology has nodes 0 to " +
+             std::to_string(net.node_count() - 1) + ")";
+    const std::size_t ports = net.port_count(r.node);
+    std::string peers;
+    for (std::uint32_t p = 0; p < ports && p < 16; ++p)
+      peers +=
+          (p == 0 ? "" : ", ") + std::to_string(p) + ">" + std::to_string(net.peer_of(r.node, p));
+    if (ports > 16) peers += ", ...";
+    const std::string has = " (node " + std::to_string(r.node) + " has " + std::to_string(ports) +
+                            (ports == 1 ? " port: " : " ports: ") + peers + ")";
+    std::uint32_t port = r.port;
+    if (r.by_peer) {
+      port = static_cast<std::uint32_t>(ports);
+      for (std::uint32_t p = 0; p < ports; ++p)
+        if (net.peer_of(r.node, p) == r.port) {
+          port = p;
+          break;
+        }
+      if (port == ports)
+        return "'" + printable(r.text) + "': node " + std::to_string(r.node) +
+               " has no link to node " + std::to_string(r.port) + has;
+    } else if (port >= ports) {
+      return "'" + printable(r.text) + "': port " + std::to_string(r.port) + " does not exist" +
+             has;
+    }
+    v.emplace_back(r.node, port);
+  }
+  if (out) *out = std::move(v);
+  return {};
+}
+
 /// @brief Check cross-key consistency, the order of events in time, and the resource estimate
 /// (netcc::testbench::estimate_resources) against the scenario's memory limit; empty when fine.
 [[nodiscard]] inline std::string check(const scenario& s) {
@@ -1154,7 +1372,17 @@ struct resource_limit_error : std::runtime_error {
       << s.duration_us * 1000 << " ns)";
     return m.str();
   }
-  return check_resources(s, estimate_resources(s), memory_limit(s));
+  err = check_resources(s, estimate_resources(s), memory_limit(s));
+  if (!err.empty() || s.monitor_ports.empty()) return err;
+  // The port references against the topology itself (built without flows: it fits, as checked).
+  std::vector<port_ref> refs;
+  err = parse_port_list(s.monitor_ports, &refs);
+  if (err.empty()) {
+    network net{};
+    (void)build_topology(net, s, switch_config{});
+    err = resolve_ports(net, refs, nullptr);
+  }
+  return err.empty() ? err : "monitor_ports = " + printable(s.monitor_ports) + ": " + err;
 }
 
 /// @brief Parse a scenario file into `s`; returns an empty string or "file:line: message".
@@ -1521,8 +1749,19 @@ struct run_summary {
   double first_finish_us = -1;
   /// @brief ECN marks at any port.
   std::uint64_t ecn_marks = 0;
-  /// @brief CNPs received by senders.
+  /// @brief CNPs received by senders, network-wide.
   std::uint64_t cnps = 0;
+  /// @brief CNPs one flow received (an entry of run_summary::flow_cnps).
+  struct flow_cnp_count {
+    /// @brief The flow's number (in the order the run adds flows, as series_flows numbers them).
+    flow_id flow = 0;
+    /// @brief Its size, bytes (0: long-running).
+    std::int64_t size_bytes = 0;
+    /// @brief CNPs it received.
+    std::uint64_t cnps = 0;
+  };
+  /// @brief The flows that received CNPs, by flow number, with their counts (they sum to cnps).
+  std::vector<flow_cnp_count> flow_cnps;
   /// @brief Bolt SRCs generated by switches.
   std::uint64_t srcs = 0;
   /// @brief Bandwidth of the Bolt SRCs generated over the run at every switch port: their bytes
@@ -1706,11 +1945,7 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
       .rtt_noise_ns = duration{static_cast<std::int64_t>(
           std::llround(std::max(s.rtt_noise_uniform_ns, s.rtt_noise_normal_ns)))}};
   network net{cfg};
-  const link_spec edge{.rate = bit_rate{static_cast<std::int64_t>(s.host_gbps * 1e9)},
-                       .delay = duration{s.link_delay_ns},
-                       .buffer = bytes{s.buffer_bytes}};
-  link_spec core = edge;
-  core.rate = bit_rate{static_cast<std::int64_t>(s.bottleneck_gbps * 1e9)};
+  const auto [edge, core] = scenario_links(s);
   const duration base_rtt = scenario_base_rtt(s, cfg);
   const cc_context ctx = scenario_cc_context(s, cfg);
   switch_config sw{};
@@ -1724,88 +1959,11 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
   sw.bolt_cfg.pru = s.bolt_pru != 0;
   sw.bolt_cfg.sm = s.bolt_sm != 0;
 
-  std::vector<node_id> src, dst, all_hosts;
-  std::vector<node_id> numbered;  // the hosts as the flows key numbers them
-  node_id q_node = 0, q_peer = 0;
-  bit_rate q_rate = core.rate;  // the monitored port's link
-  if (s.topology == "star") {
-    const auto st = make_star(net, static_cast<std::size_t>(s.senders), edge, core, sw);
-    numbered = st.senders;
-    numbered.push_back(st.receiver);
-    src = st.senders;
-    dst.assign(src.size(), st.receiver);
-    q_node = st.sw;
-    q_peer = st.receiver;
-  } else if (s.topology == "dumbbell") {
-    const auto d = make_dumbbell(net, static_cast<std::size_t>(s.senders), edge, core, sw);
-    numbered = d.senders;
-    numbered.insert(numbered.end(), d.receivers.begin(), d.receivers.end());
-    src = d.senders;
-    dst = d.receivers;
-    q_node = d.left;
-    q_peer = d.right;
-  } else if (s.topology == "chain") {
-    // Chain (parking lot): switch i has host i; link i joins switches i and i + 1 at its own rate
-    // and delay. Long, incast and burst flows go from the first host to the last, through every
-    // link; the monitored port is the first of the slowest switch-to-switch links. Cross traffic
-    // comes from the flows key.
-    std::vector<double> rates, delays;
-    (void)parse_number_list(s.chain_gbps, 0.001, 1600, &rates);
-    (void)parse_number_list(s.chain_delay_ns, 1, 1e9, &delays);
-    const std::size_t links = static_cast<std::size_t>(s.chain_switches) - 1;
-    std::vector<link_spec> between(links, core);
-    for (std::size_t i = 0; i < links; ++i) {
-      if (!rates.empty())
-        between[i].rate = bit_rate{static_cast<std::int64_t>(rates[i % rates.size()] * 1e9)};
-      if (!delays.empty())
-        between[i].delay = duration{static_cast<std::int64_t>(delays[i % delays.size()])};
-    }
-    const auto c = make_chain(net, static_cast<std::size_t>(s.chain_switches), edge, between, sw);
-    numbered = c.hosts;
-    const std::size_t senders =
-        static_cast<std::size_t>(std::max(1, s.long_flows + s.incast_flows + s.burst_flows));
-    src.assign(senders, c.hosts.front());
-    dst.assign(senders, c.hosts.back());
-    std::size_t slowest = 0;  // the monitored port: the first of the slowest links
-    for (std::size_t i = 1; i < links; ++i)
-      if (between[i].rate < between[slowest].rate) slowest = i;
-    q_node = c.switches[slowest];
-    q_peer = c.switches[slowest + 1];
-    q_rate = between[slowest].rate;
-  } else if (s.topology == "fattree") {
-    // Fat-tree: the last host (of the last pod's last ToR) receives the long, incast and burst
-    // flows (its ToR's downlink is the monitored bottleneck); every other host sends them. The
-    // CDF workload is all-to-all (below).
-    link_spec agg = core, top = core;
-    if (s.agg_gbps > 0) agg.rate = bit_rate{static_cast<std::int64_t>(s.agg_gbps * 1e9)};
-    if (s.core_gbps > 0) top.rate = bit_rate{static_cast<std::int64_t>(s.core_gbps * 1e9)};
-    if (s.agg_delay_ns > 0) agg.delay = duration{s.agg_delay_ns};
-    if (s.core_delay_ns > 0) top.delay = duration{s.core_delay_ns};
-    const auto t = make_fat_tree(net, fat_tree_shape_of(s), edge, agg, top, sw);
-    all_hosts = t.hosts;
-    numbered = all_hosts;
-    const node_id r = all_hosts.back();
-    src.assign(all_hosts.begin(), all_hosts.end() - 1);
-    dst.assign(src.size(), r);
-    q_node = t.tors.back().back();
-    q_peer = r;
-    q_rate = edge.rate;
-  } else {
-    // Leaf-spine: the last host of the last leaf receives the long, incast and burst flows
-    // (its leaf's downlink is the monitored bottleneck); every other host sends them. The CDF
-    // workload is all-to-all (below).
-    const auto t =
-        make_leaf_spine(net, static_cast<std::size_t>(s.leaves), static_cast<std::size_t>(s.spines),
-                        static_cast<std::size_t>(s.hosts_per_leaf), edge, core, sw);
-    for (const auto& rack : t.hosts) all_hosts.insert(all_hosts.end(), rack.begin(), rack.end());
-    numbered = all_hosts;
-    const node_id r = all_hosts.back();
-    src.assign(all_hosts.begin(), all_hosts.end() - 1);
-    dst.assign(src.size(), r);
-    q_node = t.leaves.back();
-    q_peer = r;
-    q_rate = edge.rate;
-  }
+  const scenario_topology topo = build_topology(net, s, sw);
+  const std::vector<node_id>&src = topo.src, &dst = topo.dst, &all_hosts = topo.all_hosts,
+        &numbered = topo.numbered;
+  const node_id q_node = topo.q_node, q_peer = topo.q_peer;
+  const bit_rate q_rate = topo.q_rate;
 
   std::vector<flow_id> long_ids, incast_ids;
   std::vector<std::pair<timestamp, timestamp>> long_spans;  // [start, stop) of each long flow
@@ -1919,6 +2077,13 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
       if (f < net.flow_count()) net.monitor_flow(f, "flow" + std::to_string(f));
     for (const flow_id f : chosen_cc)
       if (f < net.flow_count()) net.monitor_flow_cc(f, "flow" + std::to_string(f));
+    std::vector<port_ref> refs;
+    std::vector<std::pair<node_id, std::uint32_t>> ports;
+    (void)parse_port_list(s.monitor_ports, &refs);
+    if (auto err = resolve_ports(net, refs, &ports); !err.empty())
+      throw std::invalid_argument("monitor_ports = " + printable(s.monitor_ports) + ": " + err);
+    for (const auto& [node, port] : ports)
+      net.monitor_port(node, port, "node" + std::to_string(node) + "_port" + std::to_string(port));
     for (const flow_id f : chosen_paths) {
       if (f >= net.flow_count()) continue;
       const auto hops = net.path(f);
@@ -2043,13 +2208,33 @@ inline run_summary run_scenario(const scenario& s, const cc_entry& cc, series& t
                           static_cast<double>(cfg.control_size.count()) * 8 /
                           (s.duration_us * 1e-6) / 1e9;
   r.bottleneck_rate_gbps = q_rate.gbps();
-  for (flow_id f = 0; f < net.flow_count(); ++f) r.cnps += net.stats(f).cnps;
+  for (flow_id f = 0; f < net.flow_count(); ++f) {
+    const flow_stats& st = net.stats(f);
+    r.cnps += st.cnps;
+    if (st.cnps > 0) r.flow_cnps.push_back({f, st.size.count(), st.cnps});
+  }
   r.drops = net.drops();
   for (flow_id f = 0; f < net.flow_count(); ++f) r.timeouts += net.stats(f).timeouts;
   r.hops = net.packet_hops();
   r.events = net.events();
   r.wall_seconds = wall_s;
   return r;
+}
+
+/// @brief The per-flow CNP counts of a run as CSV: a header `flow,size_bytes,cnps`, then one row
+/// per flow that received CNPs, by flow number (netcc-sim writes it as
+/// `<name>_<controller>_cnps.csv` when the run had CNPs).
+/// @code
+/// netcc::testbench::run_summary r;
+/// r.flow_cnps.push_back({3, 20000, 2});
+/// auto csv = netcc::testbench::format_flow_cnps_csv(r);   // "flow,size_bytes,cnps\n3,20000,2\n"
+/// @endcode
+[[nodiscard]] inline std::string format_flow_cnps_csv(const run_summary& r) {
+  std::string out = "flow,size_bytes,cnps\n";
+  for (const auto& f : r.flow_cnps)
+    out += std::to_string(f.flow) + "," + std::to_string(f.size_bytes) + "," +
+           std::to_string(f.cnps) + "\n";
+  return out;
 }
 
 }  // namespace netcc::testbench
