@@ -278,3 +278,20 @@ RC_GTEST_PROP(Contract, MakeBuildsExactlyTheValidParameters, ()) {
   RC_ASSERT(made.ok() == validate(p).ok());
   if (made) RC_ASSERT(made->cwnd() == netcc::swift{p}.cwnd());
 }
+
+RC_GTEST_PROP(Contract, FastFixedPointQuotientIsOperatorDivision, ()) {
+  // detail::quotient (one hardware division) gives operator/'s value for every pair of raw
+  // values: small, large, negative, zero divisors, saturating quotients.
+  using q32 = netcc::fixed_point<31, 32>;
+  using q16 = netcc::fixed_point<20, 16>;
+  const auto raw = [](std::int64_t lim) {
+    return *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(-lim, lim + 1),
+                           rc::gen::inRange<std::int64_t>(-4096, 4097),
+                           rc::gen::element<std::int64_t>(0, 1, -1, lim, -lim, lim / 2));
+  };
+  const q32 a = q32::from_raw(raw(q32::raw_max)), b = q32::from_raw(raw(q32::raw_max));
+  RC_ASSERT(netcc::detail::quotient(a, b) == a / b);
+  const q16 c = q16::from_raw(raw(q16::raw_max)), d = q16::from_raw(raw(q16::raw_max));
+  RC_ASSERT(netcc::detail::quotient(c, d) == c / d);
+  RC_ASSERT(netcc::detail::quotient(1.5, 0.5) == 3.0);
+}

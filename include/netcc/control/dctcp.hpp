@@ -812,7 +812,8 @@ class basic_dctcp {
       }
       // cwnd >= min_cwnd >= 1 B, so the ratio is finite; an ACK of a whole window or more adds
       // one MSS.
-      const value_type inc = left < cw ? mss_ * (left / cw) : mss_;
+      // (The ratio by one hardware division in fixed point: detail::quotient, operator/'s value.)
+      const value_type inc = left < cw ? mss_ * detail::quotient(left, cw) : mss_;
       st.set_window(clamp_window(cw + inc));
     }
 
