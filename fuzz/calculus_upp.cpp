@@ -10,8 +10,14 @@
 //   * evaluation agrees with the unrolled curve on a horizon of two periods past the transient;
 //   * + and min are commutative; the convolution is commutative and equals the infimum of its
 //     definition on the unrolled operands at sampled times; min(f, g) is below f and g; the
-//     deviations are valid or fail for a documented reason, and the delay bound is >= 0.
+//     deviations are valid or fail for a documented reason, and the delay bound is >= 0;
+//   * deconvolution (netcc/calculus/upp_ops.hpp) is at least every term f(t + u) - g(u) at
+//     sampled t, u, and f <= (f ⊘ g) ⊗ g when finite; composition with a non-decreasing g
+//     equals f(g(t)) at sampled t; the pseudo-inverses of a non-decreasing f satisfy
+//     f^↓ <= f^↑ and f^↓(y) <= t iff y <= f(t+) at sampled y, t; the deviations with time
+//     have the values of the deviations and reach them at the reported time as stated.
 #include <netcc/calculus/upp.hpp>
+#include <netcc/calculus/upp_ops.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -108,6 +114,105 @@ ext brute(const curve& f, const curve& g, rational t) {
   return best;
 }
 
+ext diff(const ext& a, const ext& b) {
+  return a.is_inf() ? a : ext{a.value() - b.value()};
+}
+
+bool non_decreasing(const upp& u) {
+  return !(u.rise() < rational{0}) &&
+         u.unroll(u.transient() + u.period() * rational{2}).is_non_decreasing();
+}
+
+// No +infinity on [0, T + d) (the pool's curves stay finite, as the decoded ones).
+bool finite(const upp& u) {
+  for (const auto& p : u.base().breakpoints()) {
+    if (p.t < u.transient() + u.period() && (p.value.is_inf() || p.right.is_inf())) return false;
+  }
+  return true;
+}
+
+bool documented(curve_error e) {
+  return e == curve_error::overflow || e == curve_error::bad_argument;
+}
+
+void check_deconvolve(const upp& f, const upp& g, const upp& out) {
+  if (!out.valid()) {
+    NETCC_FUZZ_CHECK(documented(out.error()));
+    return;
+  }
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      const rational t{i};
+      const rational u = rational::of(3 * j, 2);
+      const ext fu = f(t + u);
+      const ext gu = g(u);
+      if (!fu.valid() || !gu.valid() || gu.is_inf()) continue;
+      NETCC_FUZZ_CHECK(diff(fu, gu) <= out(t));
+    }
+  }
+  if (out(rational{0}).is_finite() && small_enough(out)) {
+    const upp back = convolve(out, g);
+    if (back.valid()) NETCC_FUZZ_CHECK(is_below(f, back));
+  }
+}
+
+void check_inverses(const upp& f) {
+  if (!non_decreasing(f)) return;
+  const upp lo = lower_inverse(f);
+  const upp up = upper_inverse(f);
+  if (!lo.valid() || !up.valid()) {
+    NETCC_FUZZ_CHECK(documented(lo.error()) || documented(up.error()));
+    return;
+  }
+  check_upp(lo);
+  check_upp(up);
+  for (int i = 0; i < 6; ++i) {
+    const rational y = rational::of(i, 2);
+    NETCC_FUZZ_CHECK(lo(y) <= up(y));
+    for (int j = 0; j < 6; ++j) {
+      const rational t = rational::of(j, 2);
+      NETCC_FUZZ_CHECK((lo(y) <= ext{t}) == (ext{y} <= f.right_limit(t)));
+    }
+  }
+}
+
+void check_compose(const upp& f, const upp& g, const upp& out) {
+  if (!out.valid()) {
+    NETCC_FUZZ_CHECK(documented(out.error()));
+    return;
+  }
+  for (int i = 0; i < 8; ++i) {
+    const rational t = rational::of(i, 2);
+    const ext y = g(t);
+    if (y.is_finite()) NETCC_FUZZ_CHECK(out(t) == f(y.value()));
+  }
+}
+
+void check_points(const upp& f, const upp& g) {
+  using netcc::calculus::deviation_reach;
+  const auto v = vertical_deviation(f, g);
+  const auto vp = vertical_deviation_point(f, g);
+  if (v.valid() && vp.valid()) {
+    NETCC_FUZZ_CHECK(v.value == vp.value);
+    const rational t = vp.time;
+    if (vp.reach == deviation_reach::at) NETCC_FUZZ_CHECK(diff(f(t), g(t)) == vp.value);
+    if (vp.reach == deviation_reach::after) {
+      NETCC_FUZZ_CHECK(diff(f.right_limit(t), g.right_limit(t)) == vp.value);
+    }
+    if (vp.reach == deviation_reach::before) {
+      NETCC_FUZZ_CHECK(diff(f.left_limit(t), g.left_limit(t)) == vp.value);
+    }
+  } else if (!v.valid()) {
+    NETCC_FUZZ_CHECK(vp.error == v.error);  // the same reason (undefined: g is +infinity)
+  } else {
+    NETCC_FUZZ_CHECK(documented(vp.error));
+  }
+  const auto h = horizontal_deviation(f, g);
+  const auto hp = horizontal_deviation_point(f, g);
+  if (h.valid() && hp.valid()) NETCC_FUZZ_CHECK(h.value == hp.value);
+  if (h.valid() && !hp.valid()) NETCC_FUZZ_CHECK(documented(hp.error));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -124,7 +229,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const upp& g = pool[r.u8() % pool.size()];
     if (!small_enough(f) || !small_enough(g)) break;
     upp out;
-    switch (r.u8() % 5) {
+    switch (r.u8() % 8) {
+      case 5:
+        out = deconvolve(f, g);
+        check_deconvolve(f, g, out);
+        break;
+      case 6:
+        check_inverses(f);
+        check_points(f, g);
+        break;
+      case 7:
+        if (!non_decreasing(g)) break;
+        out = compose(f, g);
+        check_compose(f, g, out);
+        break;
       case 4: {  // bounds and dominance
         const auto v = vertical_deviation(f, g);
         NETCC_FUZZ_CHECK(v.valid() || v.error == curve_error::overflow ||
@@ -164,7 +282,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
     check_upp(out);
-    if (out.valid() && small_enough(out) && pool.size() < max_pool) pool.push_back(out);
+    if (out.valid() && small_enough(out) && finite(out) && pool.size() < max_pool) {
+      pool.push_back(out);
+    }
   }
   return 0;
 }
