@@ -166,7 +166,7 @@ class basic_fasttune {
     using ft = feedback_traits<E>;
     bool from_switch = false;
     if constexpr (SwitchAckFeedback<E>) from_switch = ft::switch_ack(e);
-    est_.sample(e, cfg_.t);  // lines 2-10; Last = ack.Info (line 19)
+    est_.sample(e, cfg_.t, cfg_.t_div);  // lines 2-10; Last = ack.Info (line 19)
     branch_ = fasttune_branch::hold;
     if (!est_.has_value()) return;
     w_ = detail::mimd_window(wc_, est_.value(), cfg_);  // line 11: W = Wc / (U/eta) + W_AI

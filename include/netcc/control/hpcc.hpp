@@ -151,6 +151,8 @@ struct int_window_config {
   bit_rate host_rate{};
   bit_rate min_rate{};
   duration t{};
+  /// T's reciprocal: the tau/T weight of the utilisation EWMA without a division per ACK.
+  invariant_divisor t_div{};
 };
 
 /// Sanitise the shared fields of `p` against the defaults `d` and derive W_AI, W_init and the
@@ -171,6 +173,7 @@ template <Number T, class P>
   c.host_rate = p.host_rate;
   c.min_rate = p.min_rate;
   c.t = p.base_rtt;
+  c.t_div = invariant_divisor{static_cast<std::uint64_t>(p.base_rtt.count())};
   c.eta = num<T>(p.eta);
   bytes bdp = p.host_rate * p.base_rtt;  // HostBw * T
   if (bdp > int_window_limit) bdp = int_window_limit;
@@ -190,10 +193,30 @@ template <Number T, class P>
 
 /// Eq. 3/4 (FastTune) = HPCC Algorithm 1 line 14: Wc / (U / eta) + W_AI, clamped to
 /// [min_cwnd, max_cwnd], with no division by a U so small that the quotient exceeds max_cwnd.
+/// Fixed point: wc_eta and u are positive there, so the quotient is taken in unsigned 128-bit
+/// arithmetic (the same value as the policy's operator/, rounded to nearest, ties up).
 template <Number T>
 [[nodiscard]] constexpr T mimd_window(T wc, T u, const int_window_config<T>& c) noexcept {
   const T wc_eta = wc * c.eta;
-  const T mi = u * c.max_cwnd > wc_eta ? wc_eta / u : c.max_cwnd;
+  T mi = c.max_cwnd;
+  if (u * c.max_cwnd > wc_eta) {
+    if constexpr (requires {
+                    T::fraction_bits;
+                    T::raw_max;
+                    T::from_raw(std::int64_t{});
+                  }) {
+      if (wc_eta.raw() >= 0 && u.raw() > 0) {
+        const auto d = static_cast<u128>(u.raw());
+        const u128 q = ((static_cast<u128>(wc_eta.raw()) << T::fraction_bits) + d / 2) / d;
+        const auto lim = static_cast<u128>(T::raw_max);
+        mi = T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
+      } else {
+        mi = wc_eta / u;
+      }
+    } else {
+      mi = wc_eta / u;
+    }
+  }
   return clamp_num(mi + c.w_ai, c.min_cwnd, c.max_cwnd);
 }
 
@@ -269,7 +292,7 @@ class basic_hpcc {
   requires IntFeedbackFor<E, Stack>
   constexpr void on_ack(const E& e) noexcept {
     using ft = feedback_traits<E>;
-    est_.sample(e, cfg_.t);  // MeasureInflight; stores L = ack.L (line 28)
+    est_.sample(e, cfg_.t, cfg_.t_div);  // MeasureInflight; stores L = ack.L (line 28)
     branch_ = hpcc_branch::hold;
     if (!est_.has_value()) return;
     const bool update_wc = marker_.passed(ft::ack_seq(e));  // line 23: ack.seq > lastUpdateSeq

@@ -55,6 +55,7 @@
 #include "netcc/control/detail/powertcp_hops.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
+#include "netcc/core/divisor.hpp"
 #include "netcc/core/ewma.hpp"
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/units.hpp"
@@ -109,6 +110,13 @@ template <Number T>
   return static_cast<int>(std::bit_width(static_cast<std::uint64_t>(v)));
 }
 
+/// Bits of an unsigned 128-bit value (0 for 0).
+[[nodiscard]] constexpr int int_util_width128(u128 v) noexcept {
+  const auto hi = static_cast<std::uint64_t>(v >> 64);
+  return hi != 0 ? 64 + static_cast<int>(std::bit_width(hi))
+                 : static_cast<int>(std::bit_width(static_cast<std::uint64_t>(v)));
+}
+
 /// HPCC Algorithm 1 lines 5-6 / FastTune Eq. 1 for one hop (bytes, ns, bps):
 /// u' = qmin * 8e9 / (B * T) + dtx * 8e9 / (dt * B) = (qmin * dt + dtx * T) * 8e9 / (B * dt * T),
 /// with one division; negative inputs count as zero, the result is clamped to [0, umax]. Double
@@ -156,6 +164,119 @@ template <Number T>
   }
 }
 
+/// The tau/T weight of HPCC Algorithm 1 line 10 (netcc::time_weight), through T's reciprocal
+/// when the caller holds one (netcc::ratio_by: the same value as netcc::ratio).
+template <Number T>
+[[nodiscard]] constexpr T int_time_weight(duration tau, duration t,
+                                          const invariant_divisor* t_div) noexcept {
+  if (tau <= duration::zero() || t <= duration::zero())
+    return t <= duration::zero() ? num<T>(1) : num<T>(0);
+  if (tau >= t) return num<T>(1);
+  return t_div != nullptr ? ratio_by<T>(tau.count(), *t_div) : ratio<T>(tau.count(), t.count());
+}
+
+/// A hop's u' in the form the fixed-point estimator compares across hops without dividing:
+/// u' = n * 8e9 / (e * T) with n = qmin * dt + dtx * T and e = B * dt (T is common to every hop
+/// of an ACK), and whether u' reaches the clamp 2^30 (n * 8e9 >= e * T * 2^30). `exact` is
+/// false when n or e exceeds 64 bits or T exceeds 2^34 ns; such a hop is compared by value.
+struct int_util_key {
+  std::uint64_t n = 0;
+  std::uint64_t e = 0;
+  bool exact = false;
+  bool sat = false;
+  std::uint32_t qmin = 0;
+  std::int64_t dtx = 0;
+  duration dt{};
+  bit_rate b{};
+};
+
+/// int_util_key for double: n, e and the clamp test in floating point (sat_scale = umax * T).
+struct int_util_key_double {
+  double n;
+  double e;
+  double sat_scale;
+  bool sat;
+  std::uint32_t qmin;
+  std::int64_t dtx;
+  bit_rate b;
+};
+
+/// The per-ACK constants of the comparison (T and T * 2^30).
+struct int_util_scale {
+  std::uint64_t t = 0;
+  std::uint64_t t_sat = 0;  // T * 2^30, when T < 2^34 (else 0: keys are not exact)
+
+  constexpr explicit int_util_scale(duration period) noexcept
+      : t(period.count() > 0 ? static_cast<std::uint64_t>(period.count()) : 0),
+        t_sat(t > 0 && t < (std::uint64_t{1} << 34) ? t << 30 : 0) {}
+
+  /// The key of a hop (dtx >= 0, dt > 0, b > 0).
+  [[nodiscard]] constexpr int_util_key key(std::int64_t dtx, duration dt, std::uint32_t qmin,
+                                           bit_rate b) const noexcept {
+    int_util_key k;
+    k.qmin = qmin;
+    k.dtx = dtx;
+    k.dt = dt;
+    k.b = b;
+    const auto udt = static_cast<std::uint64_t>(dt.count());
+    const u128 n = u128{qmin} * udt + u128{static_cast<std::uint64_t>(dtx)} * t;
+    const u128 e = u128{static_cast<std::uint64_t>(b.bps())} * udt;
+    if (t_sat == 0 || (n >> 64) != 0 || (e >> 64) != 0) return k;
+    k.n = static_cast<std::uint64_t>(n);
+    k.e = static_cast<std::uint64_t>(e);
+    k.exact = true;
+    k.sat = u128{k.n} * 8'000'000'000U >= u128{k.e} * t_sat;
+    return k;
+  }
+
+  /// True when k's u' (clamped to umax) is above the current best's (HPCC Algorithm 1 line 7:
+  /// strictly larger, so ties keep the earlier hop). `best_u` is the best's value when its key
+  /// is not exact.
+  template <Number T>
+  [[nodiscard]] constexpr bool above(const int_util_key& k, const int_util_key& best, T best_u,
+                                     duration period, T umax) const noexcept {
+    if (k.exact && best.exact) {
+      if (best.sat) return false;
+      if (k.sat) return true;
+      return u128{k.n} * best.e > u128{best.n} * k.e;  // n_k / e_k > n_b / e_b
+    }
+    const T uk = utilisation<T>(k, period, umax);
+    const T ub = best.exact ? utilisation<T>(best, period, umax) : best_u;
+    return uk > ub;
+  }
+
+  /// u' of a key, clamped to [0, umax]: the value detail::hop_utilisation gives for its inputs.
+  /// An exact key takes hop_utilisation's exact path without its width checks (n * 8e9 and
+  /// e * T are below 2^98): both halved together until they fit 63 bits (a shift of both by
+  /// the same count, as ratio_wide's halving steps), then one unsigned rounded division.
+  template <Number T>
+  [[nodiscard]] constexpr T utilisation(const int_util_key& k, duration period,
+                                        T umax) const noexcept {
+    if constexpr (requires {
+                    T::fraction_bits;
+                    T::raw_max;
+                    T::from_raw(std::int64_t{});
+                  }) {
+      if (k.exact) {
+        u128 n = u128{k.n} * 8'000'000'000U;
+        u128 d = u128{k.e} * t;
+        const int wn = int_util_width128(n), wd = int_util_width128(d);
+        const int sh = (wn > wd ? wn : wd) - 63;
+        if (sh > 0) {
+          n >>= sh;
+          d >>= sh;
+        }
+        if (d == 0) return n > 0 ? umax : num<T>(0);
+        const u128 q = ((n << T::fraction_bits) + d / 2) / d;
+        const u128 lim = static_cast<u128>(T::raw_max);
+        const T u = T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
+        return u > umax ? umax : u;
+      }
+    }
+    return hop_utilisation<T>(k.dtx, k.dt, k.qmin, k.b, period, umax);
+  }
+};
+
 }  // namespace detail
 
 /// @brief HPCC's MeasureInflight (Algorithm 1) = FastTune's Algorithm 2 lines 2-10: per-hop
@@ -199,6 +320,34 @@ class int_utilisation {
   template <class E>
   requires accepts<E>
   constexpr utilisation_sample<T> sample(const E& e, duration t) noexcept {
+    return sample_impl(e, t, nullptr);
+  }
+  /// @brief As sample(e, t), with T's reciprocal precomputed (`t_div` holds t, t >= 1): the
+  /// tau/T weight is then a multiplication (netcc::ratio_by: the same value as netcc::ratio).
+  template <class E>
+  requires accepts<E>
+  constexpr utilisation_sample<T> sample(const E& e, duration t,
+                                         const detail::invariant_divisor& t_div) noexcept {
+    return sample_impl(e, t, &t_div);
+  }
+
+  /// @brief True once U holds a sample.  /// @brief True once U holds a sample.
+  [[nodiscard]] constexpr bool has_value() const noexcept { return have_u_; }
+  /// @brief U, the smoothed utilisation of the most congested hop (0 before the first sample).
+  [[nodiscard]] constexpr T value() const noexcept { return u_; }
+  /// @brief Hops with a stored record.
+  [[nodiscard]] constexpr std::size_t hops() const noexcept { return count_; }
+
+ private:
+  // One pass over the hops (see sample()). Fixed point: the most congested hop is chosen by
+  // comparing u' exactly through cross-multiplication, u'_i = n_i * 8e9 / (e_i * T) with
+  // n_i = qmin_i * dt_i + dtx_i * T and e_i = B_i * dt_i (T and 8e9 are common to every hop),
+  // so only the chosen hop's u' is divided out (detail::hop_utilisation, exact as before).
+  // A hop whose n_i or e_i exceeds 64 bits (never on a real path) is compared by its value
+  // instead. Double: u' per hop in floating point, as before.
+  template <class E>
+  constexpr utilisation_sample<T> sample_impl(const E& e, duration t,
+                                              const detail::invariant_divisor* t_div) noexcept {
     using ft = feedback_traits<E>;
     const std::size_t n = ft::hop_count(e);
     if (n > max_hops) {  // cannot hold this path: forget it, no sample
@@ -211,32 +360,67 @@ class int_utilisation {
     } else {
       if (keep > n) keep = n;
     }
-    for (std::size_t i = 0; i < keep; ++i)
-      if (rec_[i].rate != detail::powertcp_rate32(ft::hop(e, i).link_rate)) {
-        keep = Path == int_path::whole ? 0 : i;
-        break;
-      }
     const T umax = int_utilisation_max<T>();
     utilisation_sample<T> best;
+    [[maybe_unused]] detail::int_util_key key{};  // fixed point: the chosen hop's inputs
+    [[maybe_unused]] const detail::int_util_scale scale{t};
+    [[maybe_unused]] detail::int_util_key_double dkey{0, 0, 0, false, 0, 0, {}};
+    if constexpr (std::is_same_v<T, double>) dkey.sat_scale = umax * static_cast<double>(t.count());
     for (std::size_t i = 0; i < n; ++i) {
-      const int_hop h = ft::hop(e, i);
+      const int_hop& h = ft::hop(e, i);
       record& r = rec_[i];
+      const std::uint32_t rate = detail::powertcp_rate32(h.link_rate);
+      const std::uint32_t q = detail::powertcp_qlen32(h.qlen);
+      if (i < keep && r.rate != rate) {  // a link rate changed: a path change from hop i on
+        if constexpr (Path == int_path::whole) {
+          for (std::size_t j = 0; j < n; ++j) rec_[j].store(ft::hop(e, j));  // forget the path
+          count_ = static_cast<std::uint8_t>(n);
+          return {};
+        } else {
+          keep = i;  // the hops before i are the same; from i on, a new path
+        }
+      }
       if (i >= keep) {  // first sight of this hop (or of this path): store, no sample
-        r.store(h);
+        r.store_raw(h, q, rate);
         continue;
       }
       const duration dt = clock::diff(h.ts, r.ts());  // ack.L[i].ts - L[i].ts
       if (dt <= duration::zero()) {
-        if (dt < duration::zero()) r.store(h);  // reordered or beyond half the range: resync
-        continue;                               // dt == 0: a duplicate; keep the record
+        if (dt < duration::zero()) r.store_raw(h, q, rate);  // reordered or beyond half: resync
+        continue;  // dt == 0: a duplicate; keep the record
       }
-      const std::uint32_t q = detail::powertcp_qlen32(h.qlen);
       const std::uint32_t qmin = q < r.qlen ? q : r.qlen;  // min(ack.L[i].qlen, L[i].qlen)
       const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());  // txBytes delta
-      r.store(h);
+      r.store_raw(h, q, rate);
       if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
-      const T u = detail::hop_utilisation<T>(dtx, dt, qmin, h.link_rate, t, umax);
-      if (!best.valid || u > best.u) best = {true, u, dt};  // lines 7-8
+      if constexpr (std::is_same_v<T, double>) {
+        // u' = n * 8e9 / (e * T): compared across hops by cross-multiplication, clamped at
+        // umax (n * 8e9 >= umax * e * T); only the chosen hop's u' is divided out below.
+        const double ddt = static_cast<double>(dt.count());
+        const double kn = static_cast<double>(qmin) * ddt +
+                          static_cast<double>(dtx < 0 ? 0 : dtx) * static_cast<double>(t.count());
+        const double ke = static_cast<double>(h.link_rate.bps()) * ddt;
+        const bool ks = kn * 8e9 >= dkey.sat_scale * ke;
+        if (!best.valid || (!dkey.sat && (ks || kn * dkey.e > dkey.n * ke))) {  // lines 7-8
+          best.valid = true;
+          best.tau = dt;
+          dkey = {kn, ke, dkey.sat_scale, ks, qmin, dtx, h.link_rate};
+        }
+      } else {
+        const detail::int_util_key k = scale.key(dtx < 0 ? 0 : dtx, dt, qmin, h.link_rate);
+        if (!best.valid || scale.above(k, key, best.u, t, umax)) {  // lines 7-8
+          best.valid = true;
+          best.tau = dt;
+          key = k;
+          if (!k.exact) best.u = scale.template utilisation<T>(k, t, umax);
+        }
+      }
+    }
+    if constexpr (std::is_same_v<T, double>) {
+      if (best.valid)
+        best.u = detail::hop_utilisation<T>(dkey.dtx, best.tau, dkey.qmin, dkey.b, t, umax);
+    } else {
+      if (best.valid && key.exact) best.u = scale.template utilisation<T>(key, t, umax);
     }
     if constexpr (Path == int_path::whole) {
       count_ = static_cast<std::uint8_t>(n);
@@ -247,7 +431,7 @@ class int_utilisation {
     if (best.valid) {
       // line 9: tau = min(tau, T); line 10: U = (1 - tau/T) U + (tau/T) u
       if (have_u_) {
-        u_ = u_ + time_weight<T>{t}(best.tau) * (best.u - u_);
+        u_ = u_ + detail::int_time_weight<T>(best.tau, t, t_div) * (best.u - u_);
       } else {
         u_ = best.u;
         have_u_ = true;
@@ -256,14 +440,6 @@ class int_utilisation {
     return best;
   }
 
-  /// @brief True once U holds a sample.
-  [[nodiscard]] constexpr bool has_value() const noexcept { return have_u_; }
-  /// @brief U, the smoothed utilisation of the most congested hop (0 before the first sample).
-  [[nodiscard]] constexpr T value() const noexcept { return u_; }
-  /// @brief Hops with a stored record.
-  [[nodiscard]] constexpr std::size_t hops() const noexcept { return count_; }
-
- private:
   std::array<record, max_hops> rec_{};
   T u_{};
   std::uint8_t count_ = 0;

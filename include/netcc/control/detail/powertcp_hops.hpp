@@ -77,10 +77,14 @@ struct powertcp_hop_record {
   [[nodiscard]] constexpr std::uint64_t ts() const noexcept { return ts_raw; }
   [[nodiscard]] constexpr std::uint64_t tx() const noexcept { return tx_raw; }
   constexpr void store(const int_hop& h) noexcept {
+    store_raw(h, powertcp_qlen32(h.qlen), powertcp_rate32(h.link_rate));
+  }
+  /// As store(h), with h's queue length and rate already reduced (powertcp_qlen32, _rate32).
+  constexpr void store_raw(const int_hop& h, std::uint32_t q, std::uint32_t r) noexcept {
     ts_raw = modular<Clock::width>::wrap(h.ts);
     tx_raw = modular<Counter::width>::wrap(h.tx_bytes);
-    qlen = powertcp_qlen32(h.qlen);
-    rate = powertcp_rate32(h.link_rate);
+    qlen = q;
+    rate = r;
   }
 };
 
@@ -98,10 +102,14 @@ struct powertcp_hop_record<Clock, Counter, true> {
     return modular<Counter::width>::wrap(word >> Clock::width);
   }
   constexpr void store(const int_hop& h) noexcept {
+    store_raw(h, powertcp_qlen32(h.qlen), powertcp_rate32(h.link_rate));
+  }
+  /// As store(h), with h's queue length and rate already reduced (powertcp_qlen32, _rate32).
+  constexpr void store_raw(const int_hop& h, std::uint32_t q, std::uint32_t r) noexcept {
     word = modular<Clock::width>::wrap(h.ts) |
            (modular<Counter::width>::wrap(h.tx_bytes) << Clock::width);
-    qlen = powertcp_qlen32(h.qlen);
-    rate = powertcp_rate32(h.link_rate);
+    qlen = q;
+    rate = r;
   }
 };
 
