@@ -45,6 +45,7 @@
 
 #include "netcc/calculus/curve.hpp"
 #include "netcc/calculus/minplus.hpp"
+#include "netcc/calculus/upp.hpp"
 
 namespace netcc::calculus {
 
@@ -132,6 +133,90 @@ template <CurveNumber T>
   // +infinity in the min-plus result is -infinity in the max-plus one (curve_error::undefined).
   return detail::maxplus_by_duality(
       f, g, [](const basic_curve<T>& a, const basic_curve<T>& b) { return deconvolve(a, b); });
+}
+
+}  // namespace netcc::calculus
+
+namespace netcc::detail {
+
+// f as a UPP curve takes no +infinity (value or limit) anywhere.
+template <class T>
+bool upp_all_finite(const calculus::basic_upp<T>& f) {
+  if (!f.valid() || f.periodic_infinite()) return false;
+  const T end = f.transient() + f.period();
+  for (const auto& p : f.base().breakpoints()) {
+    if (!(p.t < end)) break;
+    if (p.value.is_inf() || p.right.is_inf()) return false;
+  }
+  return f.base().left_limit(end).is_finite() && f.base().at(end).is_finite();
+}
+
+}  // namespace netcc::detail
+
+namespace netcc::calculus {
+
+/// @brief The pointwise negation -f of a finite UPP curve: the base negated on its transient
+/// and first period, the rise negated (the period and transient are those of f). O(n).
+///
+/// An invalid f is returned as is; a curve that takes +infinity gives
+/// curve_error::precondition (no -infinity, as for curves); an overflow gives
+/// curve_error::overflow.
+/// @code
+/// using netcc::calculus::upp;
+/// auto m = negate(upp::packetizer(2));   // -2 floor(t / 2)
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] basic_upp<T> negate(const basic_upp<T>& f) {
+  using ext = extended<T>;
+  if (!f.valid()) return f;
+  if (!detail::upp_all_finite(f)) return basic_upp<T>::invalid(curve_error::precondition);
+  const T end = f.transient() + f.period();
+  const basic_curve<T> w = f.unroll(end);
+  if (!w.valid()) return basic_upp<T>::invalid(w.error());
+  detail::curve_builder<T> b;
+  const auto neg = [&b](const ext& x) { return b.chk(ext{T{} - x.value()}); };
+  for (const auto& p : w.breakpoints()) {
+    if (!(p.t < end)) break;
+    b.push(p.t, neg(p.value), neg(p.right), b.chk(T{} - p.slope));
+  }
+  b.push(end, neg(w.at(end)), ext::infinity(), T{});
+  const T c = T{} - f.rise();
+  if (!curve_number<T>::good(c)) return basic_upp<T>::invalid(curve_error::overflow);
+  const basic_curve<T> base = b.finish();
+  if (!base.valid()) return basic_upp<T>::invalid(base.error());
+  return basic_upp<T>::make(base, f.transient(), f.period(), c);
+}
+
+/// @brief Max-plus convolution of UPP curves, (f ⊗̄ g)(t) = sup_{0 <= s <= t} { f(s) +
+/// g(t - s) } = -((-f) ⊗ (-g)) with the min-plus UPP convolution of netcc/calculus/upp.hpp
+/// (Le Boudec, Thiran §3.2; Bouillard, Boyer, Le Corronc, the max-plus chapter). The result is
+/// UPP (the class is closed under negation and min-plus convolution).
+///
+/// Both operands must be finite everywhere (curve_error::precondition otherwise, as for
+/// curves: -infinity is not represented). An invalid operand is returned as is (f first);
+/// overflow or incommensurable double periods give the error of the UPP convolution.
+/// @code
+/// using netcc::calculus::upp;
+/// auto h = maxplus_convolve(upp::packetizer(2), upp::packetizer(3));
+/// // sup_s 2 floor(s / 2) + 3 floor((t - s) / 3)
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] basic_upp<T> maxplus_convolve(const basic_upp<T>& f, const basic_upp<T>& g) {
+  using U = basic_upp<T>;
+  if (!f.valid()) return f;
+  if (!g.valid()) return g;
+  if (!detail::upp_all_finite(f) || !detail::upp_all_finite(g)) {
+    return U::invalid(curve_error::precondition);
+  }
+  const U nf = negate(f);
+  if (!nf.valid()) return nf;
+  const U ng = negate(g);
+  if (!ng.valid()) return ng;
+  const U m = convolve(nf, ng);
+  if (!m.valid()) return m;
+  // finite operands have a finite min-plus convolution; +infinity would be a bug below
+  if (!detail::upp_all_finite(m)) return U::invalid(curve_error::undefined);
+  return negate(m);
 }
 
 }  // namespace netcc::calculus
