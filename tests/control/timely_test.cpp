@@ -864,3 +864,30 @@ RC_GTEST_PROP(TimelyProp, DoubleAndQ32TakeTheSameLine, ()) {
     RC_ASSERT(std::abs(a.rate_mbps() - b.rate_mbps().to_double()) <= 1e-6 * line + 1e-3);
   }
 }
+
+RC_GTEST_PROP(TimelyProp, Q32HighThresholdCutWithinItsErrorBound, ()) {
+  // Line 9 in q32 takes T_high / new_rtt through an integer reciprocal (relative error below
+  // 2^-36): for any T_high, any RTT above it (up to the int64 end) and any rate, the q32 rate
+  // after the cut is within rate (2^-35 + 2^-31) + 2^-30 Mbps of double's: the reciprocal
+  // (2^-36 of the cut, beta <= 1), and the roundings of beta, the cut, 1 - cut (2^-33 each,
+  // scaled by the rate) and of the rate and the product (2^-33 Mbps each).
+  netcc::timely_params p;
+  p.t_low = netcc::duration::zero();
+  p.t_high = netcc::duration{*rc::gen::inRange<std::int64_t>(1, 1'000'000'000'000)};
+  p.beta = *rc::gen::element(0.5, 0.75, 1.0, 0.8);
+  p.line_rate = netcc::bit_rate{100'000'000'000};
+  p.min_rate = netcc::bit_rate{1};
+  p.initial_rate = netcc::bit_rate{*rc::gen::inRange<std::int64_t>(1'000'000, 100'000'000'000)};
+  const std::int64_t above = *rc::gen::element<std::int64_t>(
+      1, 1000, std::numeric_limits<std::int64_t>::max() - p.t_high.count());
+  const std::int64_t rtt = p.t_high.count() + *rc::gen::inRange<std::int64_t>(1, above + 1);
+  netcc::timely a{p};
+  q32_timely b{p};
+  a.on_rtt(netcc::rtt_event{.now = netcc::timestamp{1}, .rtt = netcc::duration{rtt}});
+  b.on_rtt(netcc::rtt_event{.now = netcc::timestamp{1}, .rtt = netcc::duration{rtt}});
+  RC_ASSERT(a.last_action() == netcc::timely_action::decrease_high);
+  RC_ASSERT(b.last_action() == netcc::timely_action::decrease_high);
+  const double ra = a.rate_mbps(), rb = b.rate_mbps().to_double();
+  const double r0 = static_cast<double>(p.initial_rate.bps()) / 1e6;
+  RC_ASSERT(std::abs(ra - rb) <= r0 * (0x1p-35 + 0x1p-31) + 0x1p-30);
+}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// netcc/core/rsqrt.hpp: the integer reciprocal square root (table seed, two Newton steps) stays
-// within its stated relative error, rsqrt_rel_error = 2^-36, of the exact value (long double)
-// for every input: both ends of every table interval, the ends of the range, and at random.
+// netcc/core/rsqrt.hpp: the integer reciprocal square root and reciprocal (table seed, two
+// Newton steps) stay within their stated relative errors, rsqrt_rel_error and recip_rel_error
+// (2^-36), of the exact values (long double) for every input: both ends of every table
+// interval, the ends of the range, and at random.
 #include <netcc/core/rsqrt.hpp>
 
 #include <gtest/gtest.h>
@@ -73,6 +74,53 @@ RC_GTEST_PROP(RsqrtProp, MulRsqrtWithinItsBoundForAnyWidth, ()) {
     return;
   }
   RC_ASSERT(std::fabs(got - exact) <= 0.5L + exact * netcc::detail::rsqrt_rel_error);
+}
+
+// Relative error of recip_q62(n) against 1/(n 2^-64).
+long double recip_error(std::uint64_t n) {
+  const long double exact = 1.0L / std::ldexp(static_cast<long double>(n), -64);
+  const long double got = std::ldexp(static_cast<long double>(netcc::detail::recip_q62(n)), -62);
+  return std::fabs(got - exact) / exact;
+}
+
+TEST(Recip, WithinTheBoundAtEveryTableInterval) {
+  for (std::uint64_t i = 512; i < 1024; ++i) {
+    const std::uint64_t lo = i << 54;
+    for (const std::uint64_t n :
+         {lo, lo + 1, lo + (std::uint64_t{1} << 53), lo | ((std::uint64_t{1} << 54) - 1)})
+      ASSERT_LE(recip_error(n), netcc::detail::recip_rel_error) << n;
+  }
+  EXPECT_LE(recip_error(~std::uint64_t{0}), netcc::detail::recip_rel_error);
+}
+
+TEST(Recip, HandComputedQuotients) {
+  using netcc::detail::mul_recip;
+  const auto within = [](std::uint64_t a, std::uint64_t x, int f, long double exact) {
+    const long double got = static_cast<long double>(mul_recip(a, x, f));
+    EXPECT_LE(std::fabs(got - exact), 0.5L + exact * netcc::detail::recip_rel_error)
+        << a << " " << x;
+  };
+  within(std::uint64_t{1} << 32, std::uint64_t{8} << 32, 32, 0x1p29L);          // 1 / 8
+  within(std::uint64_t{3} << 32, std::uint64_t{10} << 32, 32, 0.3L * 0x1p32L);  // 3 / 10
+  within(450'000, 600'000, 32, 0.75L * 0x1p32L);  // a ratio of integers (TIMELY's T_high cut)
+  EXPECT_EQ(mul_recip(0, 5, 32), 0u);
+  EXPECT_EQ(mul_recip(1, 0, 32), ~std::uint64_t{0} >> 1);
+}
+
+RC_GTEST_PROP(RecipProp, MulRecipWithinItsBoundForAnyWidth, ()) {
+  const int xbits = *rc::gen::inRange(1, 65);
+  const int abits = *rc::gen::inRange(0, 64);
+  const int f = *rc::gen::inRange(0, 41);
+  const std::uint64_t x = (*rc::gen::arbitrary<std::uint64_t>() >> (64 - xbits)) | 1;
+  const std::uint64_t a = abits == 0 ? 0 : *rc::gen::arbitrary<std::uint64_t>() >> (64 - abits);
+  const long double exact =
+      std::ldexp(static_cast<long double>(a) / static_cast<long double>(x), f);
+  const long double got = static_cast<long double>(netcc::detail::mul_recip(a, x, f));
+  if (exact >= 0x1p63L) {
+    RC_ASSERT(got >= 0x1p63L - 1 - 0x1p63L * netcc::detail::recip_rel_error);
+    return;
+  }
+  RC_ASSERT(std::fabs(got - exact) <= 0.5L + exact * netcc::detail::recip_rel_error);
 }
 
 }  // namespace

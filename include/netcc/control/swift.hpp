@@ -89,10 +89,11 @@
 ///   10-bit table seed and two Newton steps, netcc/core/rsqrt.hpp; relative error below 2^-36,
 ///   so the term is within term 2^-36 + 2^-32 (2 + 1/sqrt(fcwnd)) ns of the exact one before it
 ///   is rounded to whole ns; tests/control/swift_test.cpp checks this bound for any window and
-///   curve). The divisions by the window (ai / cwnd), by the delay (the MD excess) and by the
-///   MSS (num_acked) go through reciprocals built without a division instruction
-///   (netcc::div_recip, netcc::ratio_recip, netcc::ratio_by): the same values, bit for bit, as
-///   the fixed-point quotients. The windows agree with double within the rounding bound that
+///   curve). The additive increase is (ai num_acked) / cwnd through an integer reciprocal of
+///   cwnd (the same header: relative error below 2^-36, within the rounding bound below). The
+///   divisions by the delay (the MD excess) and by the MSS (num_acked) go through reciprocals
+///   built without a division instruction (netcc::ratio_recip, netcc::ratio_by): the same
+///   values, bit for bit, as the fixed-point quotients. The windows agree with double within the rounding bound that
 ///   tests/control/swift_test.cpp states, on the same events.
 /// - cwnd() in bytes is floor(cwnd_packets * MSS), at least 1 B (a sub-packet window still lets
 ///   the sender put one paced packet on the wire when nothing is in flight).
@@ -736,9 +737,7 @@ class basic_swift {
     if (delay < target) {
       branch = swift_branch::increase;
       // AI: cwnd + ai / cwnd * num_acked (cwnd >= 1), cwnd + ai * num_acked (cwnd < 1).
-      // ai / cwnd through a reciprocal of cwnd built without a division (the same value as
-      // ai_ / w, bit for bit: netcc::div_recip).
-      const value_type inc = w >= one ? div_recip(ai_, w) * n : ai_ * n;
+      const value_type inc = w >= one ? additive_increase(n, w) : ai_ * n;
       w = clamp_window(w + inc);
     } else if (delay > target && may_decrease(last, bit, now, rtt)) {
       // MD: max(1 - beta * (delay - target) / delay, 1 - max_mdf) * cwnd; delay > target >= 0.
@@ -748,6 +747,23 @@ class basic_swift {
       w = clamp_window(w * (factor < keep_ ? keep_ : factor));
       decreased(last, bit, now);
       branch = swift_branch::decrease;
+    }
+  }
+
+  // ai / cwnd * num_acked for cwnd >= 1. Fixed point: (ai num_acked) / cwnd through an integer
+  // reciprocal of cwnd (netcc/core/rsqrt.hpp: table seed and two Newton steps, relative error
+  // below 2^-36, no division), one rounding instead of two; ai num_acked beyond the q32 range
+  // takes the exact quotient first (netcc::div_recip), as before. Double: ai / cwnd * n.
+  [[nodiscard]] constexpr value_type additive_increase(value_type n, value_type w) const noexcept {
+    if constexpr (detail::swift_is_fixed<value_type>::value) {
+      const value_type an = ai_ * n;  // off the window's dependency chain
+      if (an < value_type::max())
+        return value_type::from_raw(static_cast<std::int64_t>(
+            detail::mul_recip(static_cast<std::uint64_t>(an.raw()),
+                              static_cast<std::uint64_t>(w.raw()), value_type::fraction_bits)));
+      return div_recip(ai_, w) * n;
+    } else {
+      return ai_ / w * n;
     }
   }
 

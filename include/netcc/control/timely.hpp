@@ -99,6 +99,12 @@
 /// - min_rate = 10 Mbps: not in the paper (a positive floor keeps pacing defined; one delta).
 /// - max_outstanding = 0 (no limit): §3.3 gives no value.
 ///
+/// Fixed point without division: line 9's T_high / new_rtt goes through an integer reciprocal
+/// (netcc/core/rsqrt.hpp, relative error below 2^-36: a rate error below 2^-36 of the rate);
+/// the other quotients (line 4 by minRTT, the §5 scale, unit conversions, the §3.1
+/// serialisation, the send meter) through reciprocals (netcc::detail::invariant_divisor), with
+/// the same values as the fixed-point quotients.
+///
 /// Deviations: none in Algorithm 1. Rates are held in Mbps in the policy's number type (q32
 /// then covers up to 2 Pbps with 2^-32 Mbps resolution) and rtt_diff in microseconds (q32: up
 /// to 2^31 us, saturating beyond); rate() rounds to whole bps. Invalid parameters fall back to
@@ -133,6 +139,7 @@
 #include "netcc/core/detail/int128.hpp"
 #include "netcc/core/divisor.hpp"
 #include "netcc/core/feedback.hpp"
+#include "netcc/core/rsqrt.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/core/validation.hpp"
 
@@ -575,6 +582,20 @@ class basic_timely {
     }
   }
 
+  // 1 - T_high / new_rtt = (new_rtt - T_high) / new_rtt for new_rtt > T_high (line 9). Fixed
+  // point: through an integer reciprocal of new_rtt (netcc/core/rsqrt.hpp: a table seed and two
+  // Newton steps, relative error below 2^-36, no division); double divides.
+  [[nodiscard]] constexpr value_type high_excess(duration rtt) const noexcept {
+    const std::int64_t n = rtt.count() - params_.t_high.count();  // in (0, rtt)
+    if constexpr (requires { value_type::fraction_bits; }) {
+      return value_type::from_raw(static_cast<std::int64_t>(
+          detail::mul_recip(static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(rtt.count()),
+                            value_type::fraction_bits)));
+    } else {
+      return ratio<value_type>(n, rtt.count());
+    }
+  }
+
   // §5: may the rate increase, given the stack's measured sending rate?
   [[nodiscard]] constexpr bool rate_allows(bit_rate send_rate) const noexcept {
     if (app_limit_ == num<value_type>(0)) return true;
@@ -651,7 +672,7 @@ class basic_timely {
       increase(delta_);
     } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
       s_.action = timely_action::decrease_high;
-      decrease(beta_ * ratio_recip<value_type>(rtt.count() - params_.t_high.count(), rtt.count()));
+      decrease(beta_ * high_excess(rtt));
     } else if (s_.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
       const bool in_hai = s_.neg >= params_.hai_threshold;
       s_.action = in_hai ? timely_action::increase_hai : timely_action::increase;

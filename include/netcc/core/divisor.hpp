@@ -102,10 +102,11 @@ class invariant_divisor {
     std::uint64_t q1 = static_cast<std::uint64_t>(p >> 64);
     const std::uint64_t q0 = static_cast<std::uint64_t>(p);
     std::uint64_t r = u0 - q1 * norm_;  // modulo 2^64
-    if (r > q0) {
-      --q1;
-      r += norm_;
-    }
+    // The first adjustment is taken about half the time: without a branch (a mispredicted one
+    // costs more than the masks).
+    const std::uint64_t m = 0 - static_cast<std::uint64_t>(r > q0);
+    q1 += m;  // q1 - 1 when r > q0
+    r += norm_ & m;
     if (r >= norm_) {
       ++q1;
       r -= norm_;

@@ -93,4 +93,55 @@ inline constexpr rsqrt_table rsqrt_seed{};
   return q > cap ? cap : static_cast<std::uint64_t>(q);
 }
 
+// Seeds 1/m for m = (i + 1/2) / 1024, i in [512, 1023] (the top ten bits of a normalised n),
+// in Q2.30: 2^40 / (i + 1/2) = 2^41 / (2i + 1), rounded down.
+struct recip_table {
+  std::uint32_t v[512]{};
+  constexpr recip_table() noexcept {
+    for (std::uint32_t i = 512; i < 1024; ++i)
+      v[i - 512] = static_cast<std::uint32_t>((std::uint64_t{1} << 41) / (2 * i + 1));
+  }
+};
+inline constexpr recip_table recip_seed{};
+
+/// @brief Bound on the relative error of recip_q62() and mul_recip() (before their final
+/// rounding): 2^-36.
+inline constexpr double recip_rel_error = 0x1p-36;
+
+/// @brief 1/(n 2^-64) in Q2.62 (a value in (1, 2] times 2^62) for n in [2^63, 2^64): a 10-bit
+/// table seed (relative error below 2^-10) and two Newton steps r' = r (2 - u r), each squaring
+/// the error (plus 2^-61 of truncation): relative error below recip_rel_error.
+[[nodiscard]] constexpr std::uint64_t recip_q62(std::uint64_t n) noexcept {
+  std::uint64_t r = std::uint64_t{recip_seed.v[(n >> 54) - 512]} << 32;  // Q2.62
+  for (int step = 0; step < 2; ++step) {
+    const auto ur = static_cast<std::uint64_t>((u128{n} * r) >> 64);  // u r, Q.62, about 2^62
+    const std::uint64_t h = (std::uint64_t{1} << 63) - ur;            // 2 - u r, Q.62
+    r = static_cast<std::uint64_t>((u128{r} * h) >> 62);
+  }
+  return r;
+}
+
+/// @brief round(a / x) in raw fixed point: `a` and `x` raw values with `frac_bits` fraction
+/// bits (a >= 0, x > 0), the result raw with the same fraction bits, saturating at 2^63 - 1,
+/// through recip_q62 (no division). Relative error below recip_rel_error plus the final
+/// rounding (half a unit).
+/// @code
+/// // 1 / 8 in q32: 2^32 / (8 2^32) -> 2^29 (within the stated error)
+/// auto r = netcc::detail::mul_recip(std::uint64_t{1} << 32, std::uint64_t{8} << 32, 32);
+/// @endcode
+[[nodiscard]] constexpr std::uint64_t mul_recip(std::uint64_t a, std::uint64_t x,
+                                                int frac_bits) noexcept {
+  constexpr std::uint64_t cap = ~std::uint64_t{0} >> 1;
+  if (x == 0 || a == 0) return x == 0 && a != 0 ? cap : 0;
+  // x = n 2^-lz, n = u 2^64: a / x = a r 2^-62 2^(lz - 64); in units of 2^-F a shift right
+  // by 126 - F - lz (positive for F <= 63).
+  const int lz = std::countl_zero(x);
+  const std::uint64_t r = recip_q62(x << lz);
+  const int sh = 126 - frac_bits - lz;
+  const u128 p = u128{a} * r;  // < 2^127
+  if (sh <= 0) return cap;
+  const u128 q = sh >= 127 ? 0 : (p + (u128{1} << (sh - 1))) >> sh;
+  return q > cap ? cap : static_cast<std::uint64_t>(q);
+}
+
 }  // namespace netcc::detail
