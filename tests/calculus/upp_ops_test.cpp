@@ -196,6 +196,45 @@ TEST(UppOps, SeedAckFunctionAndPathServerCurves) {
             netcc::calculus::path_departures(convolve(a, sw), srv));
 }
 
+TEST(UppOps, InfiniteValuesAndUndefinedCases) {
+  // f = delta_2 (0 on [0, 2], +infinity after) against a finite g: for every t some u puts
+  // t + u past 2 with g(u) finite, so f ⊘ g = +infinity; against delta_1 (g finite on [0, 1]
+  // only): (f ⊘ delta_1)(t) = sup_{u <= 1} f(t + u) = 0 for t + 1 <= 2, +infinity after
+  // (by hand from the definition, LB&T §3.1.10)
+  const upp d2 = upp::from_curve(curve::delay(q(2)));
+  EXPECT_EQ(deconvolve(d2, upp::staircase(q(1), q(1)))(q(0)), ext::infinity());
+  const upp adv = deconvolve(d2, upp::from_curve(curve::delay(q(1))));
+  ASSERT_TRUE(adv.valid());
+  EXPECT_EQ(adv(q(1)), E(0));
+  EXPECT_EQ(adv.right_limit(q(1)), ext::infinity());
+  EXPECT_EQ(adv, upp::from_curve(curve::delay(q(1))));
+  // composition: the inner curve must be non-decreasing; an oscillating outer curve has no
+  // limit where the inner one is +infinity (-infinity and oscillation are not represented)
+  const upp saw = upp::make(curve::rate(q(1)), q(0), q(1), q(0));  // t - floor(t)
+  EXPECT_EQ(compose(upp::packetizer(q(1)), saw).error(), curve_error::precondition);
+  EXPECT_EQ(compose(saw, upp::from_curve(curve::delay(q(1)))).error(), curve_error::undefined);
+  // ... while a rising outer curve tends to +infinity there
+  const upp up = compose(upp::packetizer(q(1)), upp::from_curve(curve::delay(q(1))));
+  ASSERT_TRUE(up.valid());
+  EXPECT_EQ(up(q(1)), E(0));
+  EXPECT_EQ(up(q(2)), ext::infinity());
+  // the deviation times where f is +infinity at a finite time: reached just after it
+  const auto v = vertical_deviation_point(d2, upp::from_curve(curve::rate(q(1))));
+  ASSERT_TRUE(v.valid());
+  EXPECT_EQ(v.value, ext::infinity());
+  EXPECT_EQ(v.time, q(2));
+  EXPECT_EQ(v.reach, deviation_reach::after);
+  EXPECT_TRUE(v.attained);
+  // a bounded service (plateau 5 from t = 5) cannot serve a staircase: the delay is +infinity
+  // from the first arrival above 5 (3 ceil(t / 2) = 6 on (2, 4]), reached just after t = 2
+  const upp capped = upp::from_curve(min(curve::rate(q(1)), curve::affine(q(5), E(5), q(0))));
+  const auto h = horizontal_deviation_point(upp::staircase(q(3), q(2)), capped);
+  ASSERT_TRUE(h.valid());
+  EXPECT_EQ(h.value, ext::infinity());
+  EXPECT_EQ(h.time, q(2));
+  EXPECT_EQ(h.reach, deviation_reach::after);
+}
+
 TEST(UppOps, DoubleDeconvolutionAndComposition) {
   const double_upp f = double_upp::staircase(3.0, 2.0);
   const double_upp g = double_upp::from_curve(netcc::calculus::double_curve::rate(2.0));
@@ -285,7 +324,7 @@ RC_GTEST_PROP(UppOpsLaws, DeconvolutionMatchesDefinitionAndResiduation, ()) {
 }
 
 // Galois connections of the pseudo-inverses of a non-decreasing f, checked exactly on grids
-// (the forms of minplus.hpp's file comment and of [27] §3.?): for t, y >= 0,
+// (the forms stated in minplus.hpp's file comment, from the definitions): for t, y >= 0,
 //   f^↓(y) <= t  iff  y <= f(t+)              (lower inverse)
 //   f^↑(y) >= t  iff  f(t-) <= y   (t > 0, y >= f(0))   (upper inverse)
 // f^↑(y) = f^↓(y+), f^↓ <= f^↑, and the compositions f^↓(f(t)) <= t <= f^↑(f(t)),
