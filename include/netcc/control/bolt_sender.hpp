@@ -131,6 +131,7 @@
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
+#include "netcc/core/divisor.hpp"
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/per_rtt.hpp"
 #include "netcc/core/units.hpp"
@@ -322,15 +323,17 @@ class basic_bolt_sender {
     // line 3: reaction_factor = flow.rate / link_rate
     const value_type factor = reaction_factor(ft::link_rate(e));
     // lines 4-5: target_q = queue_size * reaction_factor, in packets
-    const value_type target_q = ratio<value_type>(ft::queue_size(e).count(), mtu_bytes_) * factor;
+    const value_type target_q =
+        ratio_recip<value_type>(ft::queue_size(e).count(), mtu_bytes_) * factor;
     if (!(target_q > num<value_type>(0))) return;  // no queue of ours: nothing to drain
     // line 6: rtt_src / target_q <= now - last_dec_time (capped; no decrement yet: the cap)
     const std::int64_t elapsed =
         (s_.flags & has_dec) ? detail::bolt_sat_sub(now.count(), s_.last_dec.count()) : elapsed_cap;
     if (elapsed < 0) return;  // reordered
-    const value_type interval = from_int(rtt_src.count()) / target_q;
     s_.branch = bolt_branch::src_too_soon;
-    if (!(interval <= from_int(elapsed < elapsed_cap ? elapsed : elapsed_cap))) return;
+    if (!interval_due(from_int(rtt_src.count()), target_q,
+                      from_int(elapsed < elapsed_cap ? elapsed : elapsed_cap)))
+      return;
     s_.branch = bolt_branch::src_decrement;
     s_.cwnd = clamp_window(s_.cwnd - pkt_);  // line 7: cwnd = cwnd - 1
     s_.last_dec = now;                       // line 8: last_dec_time = now
@@ -582,11 +585,33 @@ class basic_bolt_sender {
 
   // Algorithm 2 line 3: flow.rate / link_rate, both in bytes per ns; flow.rate =
   // min(cwnd / RTT, host_rate); a zero (absent) link rate gives 1 (file comment).
+  // Line 6's test, rtt_src / target_q <= elapsed, with the quotient rounded as operator/
+  // rounds it (rtt_src >= 0, target_q > 0, 0 <= elapsed < 2^31). In fixed point the same
+  // decision without the division: with N = raw(rtt_src) 2^F and D = raw(target_q), the rounded
+  // quotient floor((N + floor(D / 2)) / D) is at most M = raw(elapsed) exactly when
+  // N + floor(D / 2) < (M + 1) D (both sides below 2^127).
+  [[nodiscard]] static constexpr bool interval_due(value_type rtt_src, value_type target_q,
+                                                   value_type elapsed) noexcept {
+    if constexpr (requires { value_type::fraction_bits; }) {
+      using u128 = detail::u128;
+      const u128 n =
+          (u128{static_cast<std::uint64_t>(rtt_src.raw())} << value_type::fraction_bits) +
+          static_cast<std::uint64_t>(target_q.raw()) / 2;
+      const u128 bound = (u128{static_cast<std::uint64_t>(elapsed.raw())} + 1) *
+                         static_cast<std::uint64_t>(target_q.raw());
+      return n < bound;
+    } else {
+      return rtt_src / target_q <= elapsed;
+    }
+  }
+
   [[nodiscard]] constexpr value_type reaction_factor(bit_rate link) const noexcept {
     if (link <= bit_rate::zero()) return num<value_type>(1);
-    value_type rate = s_.cwnd / from_int(s_.rtt.count());
+    // The divisions give operator/'s and ratio's values, without a 128-bit library division in
+    // fixed point (detail::quotient; netcc::ratio_by with the constant 8e9 bits per byte-ns).
+    value_type rate = detail::quotient(s_.cwnd, from_int(s_.rtt.count()));
     if (host_bytes_per_ns_ < rate) rate = host_bytes_per_ns_;
-    return rate / ratio<value_type>(link.bps(), 8'000'000'000);
+    return detail::quotient(rate, ratio_by<value_type>(link.bps(), bits_per_byte_ns));
   }
 
   // Swift Algorithm 1 can_decrease: no loss cut within the last RTT.
@@ -606,6 +631,8 @@ class basic_bolt_sender {
   // Configuration (sanitised params and the values derived from them).
   bolt_sender_params params_{};
   std::int64_t mtu_bytes_ = 0;
+  // 8e9: bits per second in one byte per nanosecond.
+  static constexpr detail::invariant_divisor bits_per_byte_ns{8'000'000'000};
   std::int64_t bdp_ = 0;  // one BDP in window bytes
   value_type pkt_{};      // one packet of window (mss, or mtu)
   value_type min_cwnd_{};
