@@ -247,6 +247,20 @@ TEST(UppOps, DoubleDeconvolutionAndComposition) {
   const double_upp c = compose(double_upp::packetizer(1.5), g);
   ASSERT_TRUE(c.valid());
   EXPECT_DOUBLE_EQ(c(1.0).value(), 1.5);
+  // the deviation times and the upper inverse over double agree with the exact ones
+  const auto vd = vertical_deviation_point(f, g);
+  const auto hd = horizontal_deviation_point(f, g);
+  ASSERT_TRUE(vd.valid() && hd.valid());
+  EXPECT_DOUBLE_EQ(vd.value.value(), 3.0);
+  EXPECT_DOUBLE_EQ(hd.value.value(), 1.5);
+  EXPECT_DOUBLE_EQ(hd.time, 0.0);
+  EXPECT_EQ(hd.reach, deviation_reach::after);
+  const auto hc = horizontal_deviation_point(netcc::calculus::double_curve::token_bucket(1.0, 4.0),
+                                             netcc::calculus::double_curve::rate_latency(2.0, 3.0));
+  EXPECT_DOUBLE_EQ(hc.value.value(), 5.0);
+  const double_upp ui = upper_inverse(double_upp::packetizer(2.0));
+  ASSERT_TRUE(ui.valid());
+  EXPECT_DOUBLE_EQ(ui(3.0).value(), 4.0);
 }
 
 // ------------------------------------------------------------------ properties
