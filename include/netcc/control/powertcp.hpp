@@ -278,42 +278,15 @@ class int_power {
   template <Number T, class E>
   requires accepts<E>
   constexpr power_sample<T> sample(const E& e, duration tau) noexcept {
-    using ft = feedback_traits<E>;
-    const std::size_t n = ft::hop_count(e);
-    if (n > max_hops) {  // cannot hold this path: forget it, no sample
-      count_ = no_history;
-      return {};
-    }
-    bool same_path = count_ == n;
-    for (std::size_t i = 0; same_path && i < n; ++i)
-      same_path = rec_[i].rate == detail::powertcp_rate32(ft::hop(e, i).link_rate);
-    if (!same_path) {  // first ACK or path change: store, no sample
-      for (std::size_t i = 0; i < n; ++i) rec_[i].store(ft::hop(e, i));
-      count_ = static_cast<std::uint8_t>(n);
-      return {};
-    }
-    const T pmax = powertcp_max_power<T>();
-    power_sample<T> best;
-    for (std::size_t i = 0; i < n; ++i) {
-      const int_hop h = ft::hop(e, i);
-      record& r = rec_[i];
-      const duration dt = clock::diff(h.ts, r.ts());  // line 11: dt = H[i].ts - prevInt[i].ts
-      if (dt <= duration::zero()) {
-        if (dt < duration::zero()) r.store(h);  // reordered or beyond half the range: resync
-        continue;                               // dt == 0: a duplicate; keep the record
-      }
-      const std::uint32_t q32 = detail::powertcp_qlen32(h.qlen);
-      const std::int64_t dq = static_cast<std::int64_t>(q32) - static_cast<std::int64_t>(r.qlen);
-      const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());
-      r.store(h);
-      const bit_rate b = h.link_rate;
-      if (b <= bit_rate::zero()) continue;  // e = b^2 tau = 0: cannot normalise this hop
-      // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
-      // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
-      const T p = detail::powertcp_hop_power<T>(detail::sat_add(dq, dtx), dt, q32, b, tau, pmax);
-      if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
-    }
-    return best;
+    return sample_impl<T>(e, tau, nullptr);
+  }
+  /// @brief As sample(e, tau), keeping the reciprocals of the link rates in `cache` (fixed
+  /// point: detail::powertcp_hop_power_recip, the same values without a 128-bit division).
+  template <Number T, class E>
+  requires accepts<E>
+  constexpr power_sample<T> sample(const E& e, duration tau,
+                                   detail::powertcp_recip_cache& cache) noexcept {
+    return sample_impl<T>(e, tau, &cache);
   }
 
   /// @brief Hops in the stored history (0 before the first ACK).
@@ -322,6 +295,83 @@ class int_power {
   }
 
  private:
+  template <Number T, class E>
+  constexpr power_sample<T> sample_impl(const E& e, duration tau,
+                                        detail::powertcp_recip_cache* cache) noexcept {
+    using ft = feedback_traits<E>;
+    const std::size_t n = ft::hop_count(e);
+    if (n > max_hops) {  // cannot hold this path: forget it, no sample
+      count_ = no_history;
+      return {};
+    }
+    if (count_ != n) {  // first ACK or a new hop count: store, no sample
+      for (std::size_t j = 0; j < n; ++j) rec_[j].store(ft::hop(e, j));
+      count_ = static_cast<std::uint8_t>(n);
+      return {};
+    }
+    const T pmax = powertcp_max_power<T>();
+    power_sample<T> best;
+    [[maybe_unused]] double bn = 0, bd = 0;  // double: the chosen hop's power as bn / bd
+    [[maybe_unused]] bool bsat = false;
+    [[maybe_unused]] std::int64_t b_dbytes = 0, b_q = 0;
+    [[maybe_unused]] bit_rate b_rate{};
+    for (std::size_t i = 0; i < n; ++i) {
+      const int_hop& h = ft::hop(e, i);
+      record& r = rec_[i];
+      const std::uint32_t rate = detail::powertcp_rate32(h.link_rate);
+      const std::uint32_t q32 = detail::powertcp_qlen32(h.qlen);
+      if (r.rate != rate) {  // a link rate changed: a path change, store, no sample
+        for (std::size_t j = 0; j < n; ++j) rec_[j].store(ft::hop(e, j));
+        count_ = static_cast<std::uint8_t>(n);
+        return {};
+      }
+      const duration dt = clock::diff(h.ts, r.ts());  // line 11: dt = H[i].ts - prevInt[i].ts
+      if (dt <= duration::zero()) {
+        if (dt < duration::zero()) r.store_raw(h, q32, rate);  // reordered or beyond half: resync
+        continue;  // dt == 0: a duplicate; keep the record
+      }
+      const std::int64_t dq = static_cast<std::int64_t>(q32) - static_cast<std::int64_t>(r.qlen);
+      const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());
+      r.store_raw(h, q32, rate);
+      const bit_rate b = h.link_rate;
+      if (b <= bit_rate::zero()) continue;  // e = b^2 tau = 0: cannot normalise this hop
+      // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
+      // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
+      const std::int64_t dbytes = detail::sat_add(dq, dtx);
+      if constexpr (std::is_same_v<T, double>) {
+        // Gamma' = kn * 8e9 / kd with kn = dbytes * (qlen * 8e9 + b tau), kd = dt * b * b tau:
+        // compared across hops by cross-multiplication, clamped at pmax; only the chosen
+        // hop's power is divided out below (detail::powertcp_hop_power).
+        const double bt = static_cast<double>(b.bps()) * static_cast<double>(tau.count());
+        const double kn =
+            static_cast<double>(dbytes < 0 ? 0 : dbytes) * (static_cast<double>(q32) * 8e9 + bt);
+        const double kd = static_cast<double>(dt.count()) * static_cast<double>(b.bps()) * bt;
+        const bool ks = kn * 8e9 >= pmax * kd;
+        if (!best.valid || (!bsat && (ks || kn * bd > bn * kd))) {  // lines 20-21
+          best.valid = true;
+          best.dt = dt;
+          bn = kn;
+          bd = kd;
+          bsat = ks;
+          b_dbytes = dbytes;
+          b_q = q32;
+          b_rate = b;
+        }
+      } else {
+        const detail::powertcp_rate_recip* rr = cache != nullptr ? cache->find(b, tau) : nullptr;
+        const T p = rr != nullptr
+                        ? detail::powertcp_hop_power_recip<T>(dbytes, dt, q32, *rr, tau, pmax)
+                        : detail::powertcp_hop_power<T>(dbytes, dt, q32, b, tau, pmax);
+        if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
+      }
+    }
+    if constexpr (std::is_same_v<T, double>) {
+      if (best.valid)
+        best.power = detail::powertcp_hop_power<T>(b_dbytes, best.dt, b_q, b_rate, tau, pmax);
+    }
+    return best;
+  }
+
   std::array<record, max_hops> rec_{};
   std::uint8_t count_ = no_history;
 };
@@ -501,10 +551,15 @@ class basic_powertcp {
     // Data sent before the first ACK went out under cwnd_init.
     if (hist_.size() == 0) hist_.remember(last_acked, cwnd_);
     const value_type cwnd_old = hist_.window_at(last_acked, cwnd_);  // line 3: GETCWND
-    const power_sample<value_type> s = signal_.template sample<value_type>(e, tau_);  // line 4
+    power_sample<value_type> s;
+    if constexpr (fixed && detail::powertcp_int_signal<Signal>) {
+      s = signal_.template sample<value_type>(e, tau_, recip_);  // line 4
+    } else {
+      s = signal_.template sample<value_type>(e, tau_);  // line 4
+    }
     if (s.valid) {
       if (flags_ & have_power) {  // line 23: smoothing over tau, weight min(dt, tau)/tau
-        smooth_ = smooth_ + time_weight<value_type>{tau_}(s.dt) * (s.power - smooth_);
+        smooth_ = smooth_ + tau_weight(s.dt) * (s.power - smooth_);
       } else {
         smooth_ = s.power;
         flags_ |= have_power;
@@ -567,6 +622,8 @@ class basic_powertcp {
   /// tau changed: re-derive HostBw * tau and, unless configured, beta = HostBw * tau / N.
   constexpr void set_tau(duration t) noexcept {
     tau_ = t;
+    if constexpr (fixed)
+      tau_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(t.count())};
     const bytes host_bdp = params_.host_rate * t;
     host_bdp_ = clamp_num(from_bytes(host_bdp), num<value_type>(0), max_cwnd_);
     if (flags_ & beta_auto)
@@ -582,6 +639,37 @@ class basic_powertcp {
     set_tau(rtt);
   }
 
+  /// netcc::time_weight over tau (line 23): min(dt, tau) / tau, through tau's reciprocal in
+  /// fixed point (netcc::ratio_by: the same value as netcc::ratio).
+  [[nodiscard]] constexpr value_type tau_weight(duration dt) const noexcept {
+    if constexpr (std::is_same_v<value_type, double>) {
+      return time_weight<value_type>{tau_}(dt);
+    } else {
+      if (dt <= duration::zero()) return num<value_type>(0);
+      if (dt >= tau_) return num<value_type>(1);
+      return ratio_by<value_type>(dt.count(), tau_div_);
+    }
+  }
+
+  /// cwnd_old / p for cwnd_old >= 0 and p > 0: fixed point divides in unsigned 128-bit
+  /// arithmetic (the policy's operator/ value: rounded to nearest, ties up, saturating).
+  [[nodiscard]] static constexpr value_type quotient(value_type a, value_type b) noexcept {
+    if constexpr (requires {
+                    value_type::fraction_bits;
+                    value_type::raw_max;
+                    value_type::from_raw(std::int64_t{});
+                  }) {
+      if (a.raw() >= 0 && b.raw() > 0) {
+        const auto d = static_cast<detail::u128>(b.raw());
+        const detail::u128 q =
+            ((static_cast<detail::u128>(a.raw()) << value_type::fraction_bits) + d / 2) / d;
+        const auto lim = static_cast<detail::u128>(value_type::raw_max);
+        return value_type::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
+      }
+    }
+    return a / b;
+  }
+
   /// UPDATEWINDOW, Algorithm 1 line 27 / Algorithm 2 line 20:
   /// cwnd = gamma * (cwnd_old / normPower + beta) + (1 - gamma) * cwnd, with the multiplicative
   /// term cwnd_old / normPower capped at HostBw * tau (Property 1; file comment) and no division
@@ -590,7 +678,7 @@ class basic_powertcp {
     const value_type p = smooth_;
     const bool uncapped = p * host_bdp_ > cwnd_old;
     branch_ = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
-    const value_type mi = uncapped ? cwnd_old / p : host_bdp_;
+    const value_type mi = uncapped ? quotient(cwnd_old, p) : host_bdp_;
     const value_type w = gamma_ * (mi + beta_) + (num<value_type>(1) - gamma_) * cwnd_;
     return clamp_num(w, min_cwnd_, max_cwnd_);
   }
@@ -612,6 +700,13 @@ class basic_powertcp {
   Signal signal_{};
   std::uint8_t flags_ = 0;
   powertcp_branch branch_ = powertcp_branch::none;
+  // Reciprocals (fixed point only; nothing in double): tau's, and the INT links' rates'.
+  static constexpr bool fixed = !std::is_same_v<value_type, double>;
+  [[no_unique_address]] std::conditional_t<fixed, detail::invariant_divisor, detail::powertcp_none>
+      tau_div_{};
+  [[no_unique_address]] std::conditional_t<fixed && detail::powertcp_int_signal<Signal>,
+                                           detail::powertcp_recip_cache, detail::powertcp_none>
+      recip_{};
 };
 
 /// @brief PowerTCP with INT (Algorithm 1), double arithmetic, netcc's own ACK events.
@@ -624,15 +719,22 @@ using theta_powertcp = basic_powertcp<arith::ieee_double, rtt_power>;
 // smoothed power, tau, beta and HostBw*tau that follow tau, the per-RTT marker, a two-entry
 // window history of 40 B, flags), plus the signal: int_power 8 B + 16 B per hop when the INT
 // timestamp and counter widths fit one word (HPCC's wire format), 24 B per hop otherwise;
-// rtt_power 24 B. So: INT <= 224 B + 16 or 24 B per hop, theta <= 248 B.
+// rtt_power 24 B. So: INT <= 224 B + 16 or 24 B per hop, theta <= 248 B in double. Fixed point
+// adds reciprocals that depend only on tau and the path's link rates (configuration-like): tau's
+// (32 B) and, with INT, those of up to two link rates (168 B).
+inline constexpr std::size_t powertcp_fixed_recip_bytes = 32;
+inline constexpr std::size_t powertcp_int_recip_bytes = 168;
 static_assert(sizeof(powertcp) <= 224 + 24 * 5, "powertcp: 224 B + 24 B per hop");
-static_assert(sizeof(basic_powertcp<arith::q32>) <= 224 + 24 * 5, "powertcp: 224 B + 24 B/hop");
+static_assert(sizeof(basic_powertcp<arith::q32>) <=
+                  224 + 24 * 5 + powertcp_fixed_recip_bytes + powertcp_int_recip_bytes,
+              "powertcp (q32): 224 B + 24 B/hop + reciprocals");
 static_assert(
     sizeof(basic_powertcp<
            arith::q32, int_power<int_stack<5, wrapping_clock<24>, wrapping_counter<20, 128>>>>) <=
-        224 + 16 * 5,
-    "powertcp over the HPCC wire format: 224 B + 16 B per hop");
+        224 + 16 * 5 + powertcp_fixed_recip_bytes + powertcp_int_recip_bytes,
+    "powertcp over the HPCC wire format: 224 B + 16 B per hop + reciprocals");
 static_assert(sizeof(theta_powertcp) <= 248, "theta_powertcp: 248 B");
-static_assert(sizeof(basic_powertcp<arith::q32, rtt_power>) <= 248, "theta_powertcp: 248 B");
+static_assert(sizeof(basic_powertcp<arith::q32, rtt_power>) <= 248 + powertcp_fixed_recip_bytes,
+              "theta_powertcp (q32): 248 B + tau's reciprocal");
 
 }  // namespace netcc

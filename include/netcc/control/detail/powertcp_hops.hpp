@@ -14,11 +14,13 @@
 /// is not seen as a path change.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
 #include "netcc/core/arith.hpp"
 #include "netcc/core/detail/int128.hpp"
+#include "netcc/core/divisor.hpp"
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/core/wrap.hpp"
@@ -62,6 +64,72 @@ template <Number T>
     const T voltage = clamp_num(one + ratio<T>(qlen, (b * tau).count()), one, pmax);
     return clamp_num(current * voltage, zero, pmax);
   }
+}
+
+/// The reciprocals of one link rate the fixed-point NORMPOWER divides by: B (bps) and the
+/// link's BDP B * tau in bytes, as netcc::detail::invariant_divisor (computed once per rate and
+/// tau; netcc::ratio_by then gives the value netcc::ratio gives, without a division).
+struct powertcp_rate_recip {
+  std::int64_t bps = 0;  // 0: an empty entry
+  std::int64_t bdp = 0;  // (B * tau).count()
+  invariant_divisor inv_b{};
+  invariant_divisor inv_bdp{};
+};
+
+/// The reciprocals of the link rates a flow's path has shown, for the tau they were computed
+/// with: an entry is filled on first sight of a rate (two 128-bit divisions, once), all are
+/// emptied when tau changes; a path with more distinct rates than entries takes the dividing
+/// path (powertcp_hop_power) for the others. Configuration-like: it depends only on the path's
+/// link rates and tau.
+struct powertcp_recip_cache {
+  std::array<powertcp_rate_recip, 2> entries{};
+  duration tau{};
+
+  /// The entry of rate b (> 0) under tau (> 0), filled if new; nullptr when full.
+  constexpr const powertcp_rate_recip* find(bit_rate b, duration t) noexcept {
+    if (t != tau) {
+      entries = {};
+      tau = t;
+    }
+    for (auto& r : entries) {
+      if (r.bps == b.bps()) return &r;
+      if (r.bps == 0) {
+        r.bps = b.bps();
+        r.bdp = (b * t).count();
+        r.inv_b = invariant_divisor{static_cast<std::uint64_t>(b.bps())};
+        r.inv_bdp = invariant_divisor{static_cast<std::uint64_t>(r.bdp > 0 ? r.bdp : 1)};
+        return &r;
+      }
+    }
+    return nullptr;
+  }
+};
+
+/// An empty member (the double policy keeps no reciprocals).
+struct powertcp_none {};
+
+/// powertcp_hop_power for a number type other than double, through the rate's reciprocals `r`
+/// (r.bps == b, r.bdp == (b * tau).count()): the same value, with one 64-bit division (the
+/// byte rate over dt) instead of three 128-bit ones. A non-positive byte delta gives a current
+/// of 0 and so a power of 0; a delta whose bit count exceeds 63 bits, or a zero BDP, takes
+/// powertcp_hop_power itself.
+template <Number T>
+[[nodiscard]] constexpr T powertcp_hop_power_recip(std::int64_t dbytes, duration dt,
+                                                   std::int64_t qlen, const powertcp_rate_recip& r,
+                                                   duration tau, T pmax) noexcept {
+  const T zero = num<T>(0);
+  if (dbytes <= 0) return zero;
+  constexpr std::int64_t dbytes_max = 0x7FFF'FFFF'FFFF'FFFFLL / 8'000'000'000LL;
+  if (dbytes > dbytes_max || r.bdp <= 0)
+    return powertcp_hop_power<T>(dbytes, dt, qlen, bit_rate{r.bps}, tau, pmax);
+  // (bytes{dbytes} / dt).bps(): rounded toward zero, here a 64-bit quotient.
+  const auto rate =
+      static_cast<std::int64_t>(static_cast<std::uint64_t>(dbytes) * 8'000'000'000ULL /
+                                static_cast<std::uint64_t>(dt.count()));
+  const T one = num<T>(1);
+  const T current = clamp_num(ratio_by<T>(rate, r.inv_b), zero, pmax);
+  const T voltage = clamp_num(one + ratio_by<T>(qlen < 0 ? 0 : qlen, r.inv_bdp), one, pmax);
+  return clamp_num(current * voltage, zero, pmax);
 }
 
 /// The previous INT record of one hop. Primary template: timestamp and counter in separate
