@@ -502,7 +502,14 @@ class basic_dcqcn {
   static constexpr std::uint64_t expiries(timestamp& next, duration d, timestamp now) noexcept {
     if (next > now || next == timestamp::max()) return 0;
     const detail::i128 late = detail::i128{now.count()} - next.count();
-    const detail::i128 n = late < d.count() ? 1 : late / d.count() + 1;  // one: no division
+    // One period: no division; a lateness within 64 bits (always, unless the clock spans more
+    // than 2^63 ns): a 64-bit division, the same quotient as the 128-bit one.
+    const detail::i128 n =
+        late < d.count()
+            ? 1
+            : (late <= INT64_MAX ? detail::i128{static_cast<std::int64_t>(late) / d.count()}
+                                 : late / d.count()) +
+                  1;
     next = after(next, d, n);
     return n > detail::i128{0xFFFF'FFFF'FFFF'FFFFu} ? 0xFFFF'FFFF'FFFF'FFFFu
                                                     : static_cast<std::uint64_t>(n);
