@@ -385,7 +385,13 @@ class network {
     nodes_[node].ports[port_toward(node, peer)].dt_alpha = alpha;
   }
   /// @brief Bytes the egress queues of `node` hold together now (a shared buffer's occupancy).
-  [[nodiscard]] bytes buffer_held(node_id node) const { return nodes_[node].held; }
+  [[nodiscard]] bytes buffer_held(node_id node) const {
+    const node_state& nd = nodes_[node];
+    if (!nd.host && nd.sw.shared_buffer > bytes{0}) return nd.held;
+    bytes b{};
+    for (const auto& p : nd.ports) b += p.q_bytes;
+    return b;
+  }
 
   /// @brief Build the controller of every flow added without one (flow_spec::cc empty) when the
   /// flow starts, and release it when the flow completes (unless the flow has later writes): a
@@ -433,6 +439,10 @@ class network {
       }
       now_ = timestamp{e.t};
       ++events_;
+      // Prefetch in two stages: an event a few places ahead loads its packet or port, the next
+      // event follows them to its egress port, INT records and queue head.
+      if (const event* far = queue_.ahead(prefetch_distance - 1); far != nullptr) prefetch(*far);
+      if (const event* next = queue_.peek(); next != nullptr) prefetch_next(*next);
       dispatch(e);
       if ((events_ & 0xFFFF) == 0) {
         if (cfg_.memory_limit != 0 && memory_bytes() > cfg_.memory_limit) {
@@ -480,7 +490,7 @@ class network {
   }
   /// @brief Bytes of a node and of a port, without routes.
   [[nodiscard]] static constexpr std::uint64_t bytes_per_node() noexcept {
-    return sizeof(node_state);
+    return sizeof(node_state) + sizeof(node_hot);
   }
   /// @brief Bytes of one port (both ends of a link have one).
   [[nodiscard]] static constexpr std::uint64_t bytes_per_port() noexcept {
@@ -507,7 +517,7 @@ class network {
   [[nodiscard]] std::size_t flow_count() const noexcept { return flows_.size(); }
   /// @brief Results of `node`'s egress port toward `peer`.
   [[nodiscard]] const port_stats& port_stats_toward(node_id node, node_id peer) const {
-    return nodes_[node].ports[port_toward(node, peer)].stats;
+    return sync_stats(nodes_[node].ports[port_toward(node, peer)]);
   }
   /// @brief Current occupancy of `node`'s egress port toward `peer`.
   [[nodiscard]] bytes queue_toward(node_id node, node_id peer) const {
@@ -537,7 +547,7 @@ class network {
   [[nodiscard]] std::vector<std::tuple<node_id, node_id, port_stats, bytes>> ports() const {
     std::vector<std::tuple<node_id, node_id, port_stats, bytes>> v;
     for (node_id n = 0; n < nodes_.size(); ++n)
-      for (const auto& p : nodes_[n].ports) v.emplace_back(n, p.peer, p.stats, p.link.buffer);
+      for (const auto& p : nodes_[n].ports) v.emplace_back(n, p.peer, sync_stats(p), p.link.buffer);
     return v;
   }
   /// @brief Packets dropped anywhere.
@@ -577,14 +587,18 @@ class network {
   }
 
   // The pending events, smallest (time, order) first: a radix heap on the time (Ahuja, Mehlhorn,
-  // Orlin and Tarjan, J. ACM 1990) whose bucket 0, the events at the last popped time, is a
-  // small binary heap on the insertion order. A radix heap needs every time pushed to be at
-  // least the last popped one, which holds here: events are scheduled at now or later. An event
-  // sits in the bucket of the highest bit in which its time differs from the last popped time;
-  // a pop that finds bucket 0 empty moves the lowest non-empty bucket into lower ones, so each
-  // event moves at most 64 times and in practice a few: pushes cost no comparison, pops a few,
-  // instead of a binary heap's ~2 log2(n) unpredictable comparisons per operation, and the
-  // (time, order) sequence is exactly the binary heap's.
+  // Orlin and Tarjan, J. ACM 1990). A radix heap needs every time pushed to be at least the last
+  // popped one, which holds here: events are scheduled at now or later. An event sits in the
+  // bucket of the highest bit in which its time differs from the last popped time; a pop that
+  // finds bucket 0 (the events at the last popped time) empty moves the lowest non-empty bucket
+  // into lower ones, so each event moves at most 64 times and in practice a few: pushes cost no
+  // comparison, pops a few, instead of a binary heap's ~2 log2(n) unpredictable comparisons per
+  // operation, and the (time, order) sequence is exactly the binary heap's.
+  //
+  // Every bucket holds its events in insertion order: a push appends the newest event, and a
+  // move fills only empty buckets (those below the lowest non-empty one) with a subsequence of
+  // an ordered bucket. So bucket 0, whose events share one time, is a FIFO (a vector read from
+  // `head0_`), and the smallest event of another bucket is the first one at its smallest time.
   class event_queue {
    public:
     [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
@@ -596,40 +610,40 @@ class network {
     }
     void push(const event& e) {
       const unsigned i = bucket(e.t);
-      if (i == 0) {
-        b_[0].push_back(e);
-        std::push_heap(b_[0].begin(), b_[0].end(), later);
-      } else {
-        b_[i].push_back(e);
-        if (i <= min_bucket_) min_bucket_ = no_min;  // the cached minimum may have changed
-      }
+      b_[i].push_back(e);
+      if (i != 0 && i <= min_bucket_) min_bucket_ = no_min;  // the cached minimum may change
       ++size_;
+    }
+    // The next event if it is at hand (bucket 0's next, or the cached minimum), else null: a
+    // hint for prefetching only (an event pushed meanwhile may come first).
+    [[nodiscard]] const event* ahead(std::size_t d) const noexcept {
+      return head0_ + d < b_[0].size() ? &b_[0][head0_ + d] : nullptr;
+    }
+    [[nodiscard]] const event* peek() const noexcept {
+      if (head0_ < b_[0].size()) return &b_[0][head0_];
+      if (min_bucket_ != no_min) return &b_[min_bucket_][min_index_];
+      return nullptr;
     }
     // The smallest event (the queue must not be empty). Finding it changes nothing: the last
     // popped time stays the reference, so times from it on may still be pushed.
     [[nodiscard]] const event& top() {
-      if (!b_[0].empty()) return b_[0].front();
+      if (head0_ < b_[0].size()) return b_[0][head0_];
       find_min();
       return b_[min_bucket_][min_index_];
     }
     event pop() {
-      if (b_[0].empty()) {
+      if (head0_ == b_[0].size()) {
+        b_[0].clear();
+        head0_ = 0;
         find_min();
         std::vector<event>& from = b_[min_bucket_];
         last_t_ = key(from[min_index_].t);
-        for (const event& e : from) {
-          const unsigned i = bucket(e.t);
-          b_[i].push_back(e);
-          if (i == 0) std::push_heap(b_[0].begin(), b_[0].end(), later);
-        }
+        for (const event& e : from) b_[bucket(e.t)].push_back(e);
         from.clear();
         min_bucket_ = no_min;
       }
-      std::pop_heap(b_[0].begin(), b_[0].end(), later);
-      const event e = b_[0].back();
-      b_[0].pop_back();
       --size_;
-      return e;
+      return b_[0][head0_++];
     }
 
    private:
@@ -649,31 +663,33 @@ class network {
       const std::vector<event>& from = b_[i];
       std::size_t m = 0;
       for (std::size_t k = 1; k < from.size(); ++k)
-        if (later(from[m], from[k])) m = k;
+        if (from[k].t < from[m].t) m = k;  // the first at the smallest time: insertion order
       min_bucket_ = i;
       min_index_ = m;
     }
     std::array<std::vector<event>, 65> b_{};
+    std::size_t head0_ = 0;  // bucket 0's next event
     std::uint64_t last_t_ = key(0);
     std::size_t size_ = 0;
     unsigned min_bucket_ = no_min;
     std::size_t min_index_ = 0;
   };
 
-  // A growable ring: FIFO without per-packet allocation.
+  // A growable ring: FIFO without per-packet allocation (20 B, so a port's two fit in one
+  // cache line with its packet counter).
   template <class T>
   class basic_ring {
    public:
     [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
-    [[nodiscard]] std::size_t capacity() const noexcept { return buf_.capacity(); }
+    [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
     void push(T v) {
-      if (n_ == buf_.size()) grow();
-      buf_[(head_ + n_) & static_cast<std::uint32_t>(buf_.size() - 1)] = v;
+      if (n_ == cap_) grow();
+      buf_[(head_ + n_) & (cap_ - 1)] = v;
       ++n_;
     }
     T pop() noexcept {
       const T v = buf_[head_];
-      head_ = (head_ + 1) & static_cast<std::uint32_t>(buf_.size() - 1);
+      head_ = (head_ + 1) & (cap_ - 1);
       --n_;
       return v;
     }
@@ -681,29 +697,35 @@ class network {
 
    private:
     void grow() {
-      std::vector<T> b(buf_.empty() ? 16 : buf_.size() * 2);
-      for (std::uint32_t i = 0; i < n_; ++i) b[i] = buf_[(head_ + i) & (buf_.size() - 1)];
+      const std::uint32_t c = cap_ == 0 ? 16 : cap_ * 2;
+      auto b = std::make_unique<T[]>(c);
+      for (std::uint32_t i = 0; i < n_; ++i) b[i] = buf_[(head_ + i) & (cap_ - 1)];
       buf_ = std::move(b);
+      cap_ = c;
       head_ = 0;
     }
-    std::vector<T> buf_;
-    std::uint32_t head_ = 0, n_ = 0;
+    std::unique_ptr<T[]> buf_;
+    std::uint32_t cap_ = 0, head_ = 0, n_ = 0;
   };
   using ring = basic_ring<std::uint32_t>;
   // A port; what every packet through it reads and writes comes first (one cache line), then
-  // its two queues (the next), then the counters.
+  // its two queues and its packet counter (the next), then the counters read only at the end
+  // (tx_bytes, tx_packets and max_queue of `stats` are filled from the hot fields when read:
+  // sync_stats).
   struct alignas(64) port_state {
     node_id peer = 0;
     std::uint32_t peer_port = 0;
     link_spec link{};
     bytes q_bytes{};
-    std::uint64_t tx_total = 0;  // INT tx-bytes counter
+    std::uint64_t tx_total = 0;  // bytes transmitted: INT's tx-bytes counter, stats.tx_bytes
     std::uint32_t in_tx = 0;
     bool busy = false;
-    bool paused = false;   // PFC: the downstream neighbour paused this port's data
-    double dt_alpha = -1;  // Dynamic Thresholds alpha of this queue (< 0: the switch's)
+    bool paused = false;  // PFC: the downstream neighbour paused this port's data
+    bytes max_q{};        // largest occupancy: stats.max_queue
     ring hi{}, lo{};
-    port_stats stats{};
+    std::uint64_t tx_count = 0;  // packets transmitted: stats.tx_packets
+    mutable port_stats stats{};
+    double dt_alpha = -1;    // Dynamic Thresholds alpha of this queue (< 0: the switch's)
     bolt_port_state bolt{};  // Bolt PRU / supply registers of this egress port
     bytes ingress_bytes{};   // PFC: data bytes queued in this node that arrived here
     pfc_port_state pfc{};    // PFC: this ingress port has paused its upstream neighbour
@@ -713,7 +735,7 @@ class network {
     bool host = false;
     switch_config sw{};
     std::vector<port_state> ports{};
-    bytes held{};                  // shared buffer: the bytes every egress queue holds together
+    bytes held{};                  // shared buffer: the bytes its egress queues hold together
     std::uint32_t sw_index = 0;    // switches: row of the route table
     std::uint32_t edge_index = 0;  // switches with hosts: column of the route table (else none)
     // Flows sent from this host that may still send (started and not finished), by id; the
@@ -723,6 +745,24 @@ class network {
     flow_id rr = 0;  // round-robin: the scan starts at the first active flow with id >= rr
     bool wakeup_pending = false;
     timestamp wakeup_at = timestamp::max();
+  };
+  // What every packet through a node reads of it, compact (16 B a node, so the table of a
+  // 1024-host fat-tree stays in the cache): its ports, its route-table row and its switch
+  // features as flags. Built by route() (after any change to the topology).
+  enum hot_flag : std::uint8_t {
+    f_host = 1,
+    f_int = 2,        // switch_config::int_push
+    f_ecn_enq = 4,    // ecn, marking at enqueue
+    f_ecn_deq = 8,    // ecn, marking at dequeue
+    f_bolt = 16,      // bolt
+    f_pfc = 32,       // pfc
+    f_fasttune = 64,  // fasttune
+    f_shared = 128,   // a shared buffer (Dynamic Thresholds)
+  };
+  struct node_hot {
+    port_state* ports = nullptr;
+    std::uint32_t sw_index = 0;
+    std::uint8_t flags = 0;
   };
   static constexpr std::uint32_t no_packet = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::uint32_t no_route = std::numeric_limits<std::uint32_t>::max();
@@ -772,6 +812,14 @@ class network {
     nodes_.push_back(node_state{.host = host, .sw = sc});
     routed_ = false;
     return static_cast<node_id>(nodes_.size() - 1);
+  }
+
+  // The port's statistics with the counters kept in its hot fields filled in.
+  static const port_stats& sync_stats(const port_state& p) noexcept {
+    p.stats.tx_bytes = p.tx_total;
+    p.stats.tx_packets = p.tx_count;
+    p.stats.max_queue = p.max_q;
+    return p.stats;
   }
 
   [[nodiscard]] std::uint32_t port_toward(node_id n, node_id peer) const {
@@ -852,12 +900,29 @@ class network {
       }
       for (const node_id u : frontier) dist[u] = no_route;
     }
+    hot_.assign(n, node_hot{});
+    for (node_id u = 0; u < n; ++u) {
+      node_state& nd = nodes_[u];
+      node_hot& h = hot_[u];
+      h.ports = nd.ports.data();
+      h.sw_index = nd.sw_index;
+      if (nd.host) {
+        h.flags = f_host;
+        continue;
+      }
+      const switch_config& c = nd.sw;
+      h.flags = static_cast<std::uint8_t>(
+          (c.int_push ? f_int : 0) | (c.ecn && !c.ecn_at_dequeue ? f_ecn_enq : 0) |
+          (c.ecn && c.ecn_at_dequeue ? f_ecn_deq : 0) | (c.bolt ? f_bolt : 0) |
+          (c.pfc ? f_pfc : 0) | (c.fasttune ? f_fasttune : 0) |
+          (c.shared_buffer > bytes{0} ? f_shared : 0));
+    }
     routed_ = true;
-    static_bytes_ = flows_.capacity() * bytes_per_flow() + nodes_.capacity() * bytes_per_node() +
-                    route_table_.capacity() * sizeof(std::uint32_t) +
-                    dest_.capacity() * sizeof(destination) +
-                    route_lists_.capacity() * sizeof(route_list) +
-                    route_ports_.capacity() * sizeof(std::uint32_t);
+    static_bytes_ =
+        hot_.capacity() * sizeof(node_hot) + flows_.capacity() * bytes_per_flow() +
+        nodes_.capacity() * bytes_per_node() + route_table_.capacity() * sizeof(std::uint32_t) +
+        dest_.capacity() * sizeof(destination) + route_lists_.capacity() * sizeof(route_list) +
+        route_ports_.capacity() * sizeof(std::uint32_t);
     for (const auto& f : flows_) static_bytes_ += f.writes.capacity() * bytes_per_write();
     for (const auto& nd : nodes_)
       static_bytes_ += nd.ports.capacity() * bytes_per_port() + nd.active.capacity() * 4;
@@ -872,8 +937,7 @@ class network {
     const destination& d = dest_[dst];  // compact: no visit to the host's own state
     if (d.edge == n) return {&d.port_at_edge, 1};
     if (d.edge_index == no_route) return {};
-    const std::uint32_t id =
-        route_table_[std::size_t{nodes_[n].sw_index} * n_edges_ + d.edge_index];
+    const std::uint32_t id = route_table_[std::size_t{hot_[n].sw_index} * n_edges_ + d.edge_index];
     if (id == no_route) return {};
     return {route_ports_.data() + route_lists_[id].offset, route_lists_[id].count};
   }
@@ -936,6 +1000,39 @@ class network {
     in_network_ += b;
   }
 
+  // Start loading what event `e` will touch first while the current one runs (the packet of an
+  // arrival, the port of a finished transmission): at a thousand hosts these are cache misses
+  // that dominate the run. A hint only: it changes no state.
+  void prefetch(const event& e) const noexcept {
+    if (e.kind == ev::arrive) {
+      __builtin_prefetch(&pool_[e.b]);
+    } else if (e.kind == ev::tx_done) {
+      __builtin_prefetch(&hot_[e.a].ports[e.b]);
+    }
+  }
+  // The second stage, for the next event (its packet or port loaded by the first): an arrival
+  // at a switch loads its egress port and INT records, at a host its flow; a finished
+  // transmission loads its packet and the head of the data queue.
+  void prefetch_next(const event& e) const noexcept {
+    if (e.kind == ev::arrive) {
+      const packet& pk = pool_[e.b];
+      if ((hot_[e.a].flags & f_host) != 0) {
+        __builtin_prefetch(&flows_[pk.flow]);
+        return;
+      }
+      const port_choices c = choices(e.a, pk.dst);
+      if (c.count == 0) return;
+      const port_state& p = hot_[e.a].ports[ecmp(e.a, c, pk.flow)];
+      __builtin_prefetch(&p);
+      __builtin_prefetch(reinterpret_cast<const char*>(&p) + 64);
+      if (pk.int_slot != no_int_slot) __builtin_prefetch(&int_pool_[pk.int_slot]);
+    } else if (e.kind == ev::tx_done) {
+      const port_state& p = hot_[e.a].ports[e.b];
+      __builtin_prefetch(&pool_[p.in_tx]);
+      if (!p.lo.empty()) __builtin_prefetch(&pool_[p.lo.front()]);
+    }
+  }
+
   void dispatch(const event& e) {
     switch (e.kind) {
       case ev::tx_done:
@@ -978,36 +1075,34 @@ class network {
 
   // ---- ports
   void enqueue(node_id n, std::uint32_t pi, std::uint32_t pkt_index) {
-    port_state& p = nodes_[n].ports[pi];
+    const std::uint8_t flags = hot_[n].flags;
+    port_state& p = hot_[n].ports[pi];  // ports stay put during a run (the pool may grow)
     packet& pk = pool_[pkt_index];
-    if (!admits(nodes_[n], p, pk.size)) {
+    if ((flags & f_shared) != 0 ? !admits_shared(nodes_[n], p, pk.size)
+                                : p.q_bytes + pk.size > p.link.buffer) {
       ++p.stats.drops;
       dropped_ += static_cast<std::uint64_t>(pk.size.count());
       free_packet(pkt_index);
       return;
     }
-    if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.ecn &&
-        !nodes_[n].sw.ecn_at_dequeue && pk.ect)
+    if ((flags & f_ecn_enq) != 0 && pk.kind == packet_kind::data && pk.ect)
       maybe_mark(nodes_[n].sw, p, pk);
-    if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.bolt)
-      bolt_ingress_at(n, pi, pkt_index);
+    if ((flags & f_bolt) != 0 && pk.kind == packet_kind::data) bolt_ingress_at(n, pi, pkt_index);
     const packet& queued = pool_[pkt_index];  // bolt_ingress_at may have grown the pool
-    port_state& port = nodes_[n].ports[pi];
-    port.q_bytes += queued.size;
-    nodes_[n].held += queued.size;
-    port.stats.max_queue = std::max(port.stats.max_queue, port.q_bytes);
-    (queued.control ? port.hi : port.lo).push(pkt_index);
-    if (!nodes_[n].host && nodes_[n].sw.pfc && !queued.control)
-      pfc_account(n, queued.in_port, queued.size);
-    if (!port.busy) start_tx(n, pi);
+    p.q_bytes += queued.size;
+    if ((flags & f_shared) != 0) nodes_[n].held += queued.size;
+    p.max_q = std::max(p.max_q, p.q_bytes);
+    (queued.control ? p.hi : p.lo).push(pkt_index);
+    if ((flags & f_pfc) != 0 && !queued.control) pfc_account(n, queued.in_port, queued.size);
+    if (!p.busy) start_tx(n, pi);
   }
 
-  // Buffer admission: the port's own buffer, or the switch's shared buffer under Dynamic
-  // Thresholds (Choudhury-Hahne 1998, Eq. 1: T(t) = alpha (B - Q(t)); a queue may grow while it is
-  // below T: here, while it stays at or below T after the packet joins).
-  [[nodiscard]] static bool admits(const node_state& nd, const port_state& p, bytes size) noexcept {
-    const bytes b = nd.host ? bytes{0} : nd.sw.shared_buffer;
-    if (b <= bytes{0}) return p.q_bytes + size <= p.link.buffer;
+  // Buffer admission: the port's own buffer (enqueue), or the switch's shared buffer under
+  // Dynamic Thresholds (Choudhury-Hahne 1998, Eq. 1: T(t) = alpha (B - Q(t)); a queue may grow
+  // while it is below T: here, while it stays at or below T after the packet joins).
+  [[nodiscard]] static bool admits_shared(const node_state& nd, const port_state& p,
+                                          bytes size) noexcept {
+    const bytes b = nd.sw.shared_buffer;
     if (nd.held + size > b) return false;
     const double alpha = p.dt_alpha >= 0 ? p.dt_alpha : nd.sw.dt_alpha;
     const double threshold = alpha * static_cast<double>((b - nd.held).count());
@@ -1104,23 +1199,22 @@ class network {
   }
 
   void start_tx(node_id n, std::uint32_t pi) {
-    port_state& p = nodes_[n].ports[pi];
+    const std::uint8_t flags = hot_[n].flags;
+    port_state& p = hot_[n].ports[pi];
     if (p.hi.empty() && (p.lo.empty() || p.paused)) return;  // PFC pauses data, not control
     const std::uint32_t idx = p.hi.empty() ? p.lo.pop() : p.hi.pop();
     packet& pk = pool_[idx];
     p.q_bytes -= pk.size;
-    nodes_[n].held -= pk.size;
-    if (!nodes_[n].host && nodes_[n].sw.pfc && !pk.control) pfc_account(n, pk.in_port, -pk.size);
-    if (!nodes_[n].host && pk.kind == packet_kind::data && nodes_[n].sw.ecn &&
-        nodes_[n].sw.ecn_at_dequeue && pk.ect)
+    if ((flags & f_shared) != 0) nodes_[n].held -= pk.size;
+    if ((flags & f_pfc) != 0 && !pk.control) pfc_account(n, pk.in_port, -pk.size);
+    if ((flags & f_ecn_deq) != 0 && pk.kind == packet_kind::data && pk.ect)
       maybe_mark(nodes_[n].sw, p, pk);
     p.busy = true;
     p.in_tx = idx;
     p.tx_total += static_cast<std::uint64_t>(pk.size.count());
-    ++p.stats.tx_packets;
-    p.stats.tx_bytes += static_cast<std::uint64_t>(pk.size.count());
+    ++p.tx_count;
     ++hops_;
-    if (!nodes_[n].host && nodes_[n].sw.int_push && pk.kind == packet_kind::data) {
+    if ((flags & f_int) != 0 && pk.kind == packet_kind::data) {
       // HPCC/PowerTCP INT at dequeue: queue length, timestamp, tx bytes, link rate.
       int_of(idx).push({.ts = static_cast<std::uint64_t>(now_.count()),
                         .qlen = p.q_bytes,
@@ -1131,21 +1225,21 @@ class network {
   }
 
   void on_tx_done(node_id n, std::uint32_t pi) {
-    port_state& p = nodes_[n].ports[pi];
+    port_state& p = hot_[n].ports[pi];
     const std::uint32_t idx = p.in_tx;
     p.busy = false;
     pool_[idx].in_port = p.peer_port;  // the port it arrives on at the peer (PFC accounting)
     schedule(now_ + p.link.delay, ev::arrive, p.peer, idx);
     if (!p.hi.empty() || !p.lo.empty()) {
       start_tx(n, pi);
-    } else if (nodes_[n].host) {
+    } else if ((hot_[n].flags & f_host) != 0) {
       kick_host(n);
     }
   }
 
   void on_arrive(node_id n, std::uint32_t idx) {
     packet& pk = pool_[idx];
-    if (!nodes_[n].host) {
+    if ((hot_[n].flags & f_host) == 0) {
       const port_choices choices = this->choices(n, pk.dst);
       if (choices.count == 0) {  // unreachable: counted as a drop at the first port
         if (!nodes_[n].ports.empty()) ++nodes_[n].ports[0].stats.drops;
@@ -1154,7 +1248,7 @@ class network {
         return;
       }
       const std::uint32_t pi = ecmp(n, choices, pk.flow);
-      if (nodes_[n].sw.fasttune) fasttune_at(n, pi, idx);
+      if ((hot_[n].flags & f_fasttune) != 0) fasttune_at(n, pi, idx);
       enqueue(n, pi, idx);
       return;
     }
@@ -1640,7 +1734,7 @@ class network {
               static_cast<double>(nodes_[m.node].ports[m.port].q_bytes.count()));
           break;
         case monitor::port_rate: {
-          const std::uint64_t tx = nodes_[m.node].ports[m.port].stats.tx_bytes;
+          const std::uint64_t tx = nodes_[m.node].ports[m.port].tx_total;
           ts_.columns[c++].push_back(static_cast<double>(tx - m.last) * 8 / secs / 1e9);
           m.last = tx;
           break;
@@ -1708,7 +1802,9 @@ class network {
   };
   std::vector<monitor> monitors_;
   std::uint32_t n_edges_ = 0;
-  std::vector<destination> dest_;           // by node
+  std::vector<destination> dest_;  // by node
+  std::vector<node_hot> hot_;      // by node
+  static constexpr std::size_t prefetch_distance = 4;
   std::vector<std::uint32_t> route_table_;  // [switch][edge switch] -> route list id
   std::vector<route_list> route_lists_;
   std::vector<std::uint32_t> route_ports_;
