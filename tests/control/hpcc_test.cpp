@@ -9,9 +9,12 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "control/int_window_testing.hpp"
@@ -323,4 +326,120 @@ RC_GTEST_PROP(Hpcc, AtTargetOneUpdateAddsExactlyWaiQ32, ()) {
 }
 RC_GTEST_PROP(Hpcc, Q32TrajectoryTracksDouble, ()) {
   netcc_test::q32_tracks_double<netcc::hpcc, netcc::basic_hpcc<netcc::arith::q32>>();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The estimator's division-free choice of the most congested hop (int_utilisation.hpp)
+
+namespace {
+
+// Inputs of one hop's u' over their whole range or a realistic one.
+struct util_inputs {
+  std::int64_t dtx;
+  netcc::duration dt;
+  std::uint32_t qmin;
+  netcc::bit_rate b;
+};
+
+util_inputs gen_util_inputs() {
+  const bool wide = *rc::gen::inRange(0, 4) == 0;
+  const auto any = [](std::int64_t hi) { return *rc::gen::inRange<std::int64_t>(0, hi); };
+  return {
+      wide ? any(std::numeric_limits<std::int64_t>::max()) : any(1'000'000'000),
+      netcc::duration{wide ? 1 + any(std::numeric_limits<std::int64_t>::max() - 1)
+                           : 1 + any(20'000'000)},
+      *rc::gen::arbitrary<std::uint32_t>(),
+      netcc::bit_rate{wide ? 1 + any(std::int64_t{1} << 62)
+                           : *rc::gen::element<std::int64_t>(1, 10, 25, 100, 400) * 1'000'000'000}};
+}
+
+}  // namespace
+
+// The u' of a key is detail::hop_utilisation's value, bit for bit, in q32 and double.
+RC_GTEST_PROP(IntUtilisation, KeyUtilisationEqualsHopUtilisation, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  const auto x = gen_util_inputs();
+  const netcc::duration t{1 + *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 36)};
+  const netcc::detail::int_util_scale s{t};
+  const auto k = s.key(x.dtx, x.dt, x.qmin, x.b);
+  const q umax = netcc::int_utilisation_max<q>();
+  RC_ASSERT(s.utilisation<q>(k, t, umax) ==
+            netcc::detail::hop_utilisation<q>(x.dtx, x.dt, x.qmin, x.b, t, umax));
+}
+
+// The cross-multiplied comparison orders two hops as their u' (clamped at 2^30) order: a hop
+// judged above has a u' not below the other's, and one not judged above has a u' not above it
+// (q32 values, rounded to nearest from the exact ratios, keep the exact order weakly).
+RC_GTEST_PROP(IntUtilisation, KeyComparisonOrdersAsTheUtilisations, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  const netcc::duration t{1 + *rc::gen::inRange<std::int64_t>(0, 1'000'000)};
+  const netcc::detail::int_util_scale s{t};
+  const q umax = netcc::int_utilisation_max<q>();
+  const auto a = gen_util_inputs(), b = gen_util_inputs();
+  const auto ka = s.key(a.dtx, a.dt, a.qmin, a.b), kb = s.key(b.dtx, b.dt, b.qmin, b.b);
+  const q ua = s.utilisation<q>(ka, t, umax), ub = s.utilisation<q>(kb, t, umax);
+  if (s.above<q>(ka, kb, ub, t, umax)) {
+    RC_ASSERT(ua >= ub);
+  } else {
+    RC_ASSERT(ua <= ub);
+  }
+  RC_ASSERT(!s.above<q>(ka, ka, ua, t, umax));  // ties keep the earlier hop
+}
+
+// A whole ACK: the sample is the largest per-hop u' (q32: exactly; double: to rounding), and its
+// tau is the interval of a hop with that u'.
+RC_GTEST_PROP(IntUtilisation, SampleIsTheLargestHopUtilisation, (bool use_q32)) {
+  using q = netcc::fixed_point<31, 32>;
+  const std::size_t n = *rc::gen::inRange<std::size_t>(1, 6);
+  const netcc::duration t{*rc::gen::inRange<std::int64_t>(1'000, 100'000)};
+  std::vector<netcc::int_hop> h0, h1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto b = netcc::bit_rate{*rc::gen::element<std::int64_t>(10, 25, 100) * 1'000'000'000};
+    const std::int64_t dt = *rc::gen::inRange<std::int64_t>(1, 50'000);
+    const std::int64_t q0 = *rc::gen::inRange<std::int64_t>(0, 2'000'000);
+    const std::int64_t q1 = *rc::gen::inRange<std::int64_t>(0, 2'000'000);
+    const std::uint64_t dtx = *rc::gen::inRange<std::uint64_t>(0, 2'000'000);
+    h0.push_back(hop(1000, q0, 5000, b));
+    h1.push_back(hop(1000 + dt, q1, 5000 + dtx, b));
+  }
+  auto run = [&](auto est, auto umax) {
+    netcc::ack_event a0, a1;
+    for (std::size_t i = 0; i < n; ++i) {
+      a0.hops.push(h0[i]);
+      a1.hops.push(h1[i]);
+    }
+    est.sample(a0, t);
+    const auto s = est.sample(a1, t);
+    RC_ASSERT(s.valid);
+    using T = decltype(umax);
+    T best{};
+    std::vector<T> us;
+    bool tau_ok = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const netcc::duration dt{static_cast<std::int64_t>(h1[i].ts - h0[i].ts)};
+      const std::int64_t qmin = std::min(h0[i].qlen.count(), h1[i].qlen.count());
+      const T u = netcc::detail::hop_utilisation<T>(
+          static_cast<std::int64_t>(h1[i].tx_bytes - h0[i].tx_bytes), dt, qmin, h1[i].link_rate, t,
+          umax);
+      us.push_back(u);
+      if (i == 0 || u > best) best = u;
+    }
+    if constexpr (std::is_same_v<T, double>) {
+      RC_ASSERT(std::abs(s.u - best) <= 1e-12 * best);
+    } else {
+      RC_ASSERT(s.u == best);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const netcc::duration dt{static_cast<std::int64_t>(h1[i].ts - h0[i].ts)};
+      bool top = us[i] == best;
+      if constexpr (std::is_same_v<T, double>) top = us[i] >= best * (1 - 1e-12);
+      tau_ok = tau_ok || (dt == s.tau && top);
+    }
+    RC_ASSERT(tau_ok);
+  };
+  if (use_q32) {
+    run(netcc::int_utilisation<q>{}, netcc::int_utilisation_max<q>());
+  } else {
+    run(netcc::int_utilisation<double>{}, netcc::int_utilisation_max<double>());
+  }
 }

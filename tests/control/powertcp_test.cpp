@@ -787,3 +787,42 @@ RC_GTEST_PROP(PowerTcp, Q32TrajectoryTracksDouble, ()) {
     netcc_test::check_same_powertcp_branch(d, f, wd_prev);
   }
 }
+
+// The fixed-point NORMPOWER through a link's cached reciprocals gives the dividing path's
+// value bit for bit (detail::powertcp_hop_power_recip against detail::powertcp_hop_power), for
+// any byte delta (negative: counter noise), interval, queue, rate and tau.
+RC_GTEST_PROP(PowerTcp, ReciprocalHopPowerEqualsDividingPath, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  const bool wide = *rc::gen::inRange(0, 4) == 0;
+  const std::int64_t dbytes =
+      wide ? *rc::gen::arbitrary<std::int64_t>() : *rc::gen::inRange<std::int64_t>(-1000, 1 << 30);
+  const duration dt{
+      1 + *rc::gen::inRange<std::int64_t>(0, wide ? (std::int64_t{1} << 62) : 20'000'000)};
+  const std::int64_t qlen = *rc::gen::arbitrary<std::uint32_t>();
+  const bit_rate b{wide ? 1 + *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 50)
+                        : *rc::gen::element<std::int64_t>(1, 10, 25, 100, 400) * 1'000'000'000};
+  const duration tau{
+      1 + *rc::gen::inRange<std::int64_t>(0, wide ? (std::int64_t{1} << 40) : 1'000'000)};
+  netcc::detail::powertcp_recip_cache cache;
+  const auto* r = cache.find(b, tau);
+  RC_ASSERT(r != nullptr);
+  const q pmax = netcc::powertcp_max_power<q>();
+  RC_ASSERT(netcc::detail::powertcp_hop_power_recip<q>(dbytes, dt, qlen, *r, tau, pmax) ==
+            netcc::detail::powertcp_hop_power<q>(dbytes, dt, qlen, b, tau, pmax));
+}
+
+// The cache holds two rates per tau and re-derives them when tau changes.
+TEST(PowerTcp, ReciprocalCacheKeysOnRateAndTau) {
+  netcc::detail::powertcp_recip_cache c;
+  const auto* a = c.find(100_Gbps, 10_us);
+  const auto* b = c.find(25_Gbps, 10_us);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(c.find(100_Gbps, 10_us), a);
+  EXPECT_EQ(c.find(400_Gbps, 10_us), nullptr);  // full: the dividing path
+  EXPECT_EQ(a->bdp, (100_Gbps * 10_us).count());
+  const auto* a2 = c.find(100_Gbps, 20_us);
+  ASSERT_NE(a2, nullptr);
+  EXPECT_EQ(a2->bdp, (100_Gbps * 20_us).count());
+  EXPECT_EQ(a2->inv_b.divisor(), 100'000'000'000U);
+}
