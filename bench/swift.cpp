@@ -4,12 +4,13 @@
 // integers for q32, runs on every ACK), with netcc::ack_event (fabric window only) and with
 // netcc::swift_ack_event (fabric and endpoint windows), and per timeout. Counters: "state_B", the
 // per-flow state (two windows, two decrease clocks, the last RTT, retransmit_cnt and flags,
-// padding included; budget 64 B, static_asserted at 48 B in the header), and "object_B", the
+// padding included; static_asserted at 48 B in the header), and "object_B", the
 // whole controller with its configuration. Feedback is a pre-generated ring of one-packet ACKs 2
 // us apart whose RTTs straddle the target (30-90 us against about 64 us), so AI, MD and the
 // once-per-RTT test all run.
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -68,6 +69,28 @@ void BM_swift_timeout(benchmark::State& state) {
   state.counters["state_B"] = static_cast<double>(C::state_bytes);
 }
 
+template <class C>
+void BM_swift_flows(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto v = events<netcc::ack_event>();
+  const typename C::config cfg{};
+  std::vector<typename C::flow_state> flows(n, cfg.initial_state());
+  std::mt19937_64 rng(11);
+  std::vector<std::uint32_t> order(1 << 16);
+  for (auto& o : order) o = static_cast<std::uint32_t>(rng() % n);
+  std::size_t i = 0;
+  std::int64_t lap = 0;
+  for (auto _ : state) {
+    auto e = v[i & (ring - 1)];
+    e.now += netcc::duration{lap};
+    cfg.on_ack(flows[order[i & (order.size() - 1)]], e);
+    if ((++i & (ring - 1)) == 0) lap += 2'000 * static_cast<std::int64_t>(ring);
+  }
+  benchmark::DoNotOptimize(flows.data());
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));
+  state.counters["flows"] = static_cast<double>(n);
+}
+
 using swift_q32 = netcc::basic_swift<netcc::arith::q32>;
 
 BENCHMARK(BM_swift_ack<netcc::swift, netcc::ack_event>)->Name("swift_ack/double");
@@ -76,5 +99,17 @@ BENCHMARK(BM_swift_ack<netcc::swift, netcc::swift_ack_event>)->Name("swift_ack_e
 BENCHMARK(BM_swift_ack<swift_q32, netcc::swift_ack_event>)->Name("swift_ack_endpoint/q32");
 BENCHMARK(BM_swift_timeout<netcc::swift>)->Name("swift_timeout_then_ack/double");
 BENCHMARK(BM_swift_timeout<swift_q32>)->Name("swift_timeout_then_ack/q32");
+BENCHMARK(BM_swift_flows<netcc::swift>)
+    ->Name("swift_flows/double")
+    ->Arg(1)
+    ->Arg(1 << 10)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20);
+BENCHMARK(BM_swift_flows<swift_q32>)
+    ->Name("swift_flows/q32")
+    ->Arg(1)
+    ->Arg(1 << 10)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20);
 
 }  // namespace

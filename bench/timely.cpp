@@ -9,12 +9,17 @@
 //            with the §5 application-limited test from the on_send meter;
 //   * send:  on_send of one 1460 B packet (the §5 meter), the common per-packet call;
 //   * mixed: a packet sent every 1.2 us (10 Gbps), a completion for every 11th, cost per call.
-// Counters: "state_B" (per-flow state, basic_timely::state_bytes; budget 64 B, static_asserted
-// in the header) and "object_B" (the whole controller with its parameters).
+//   * flows/<n>: n flows whose states (only basic_timely::flow_state) sit in one contiguous
+//            array, run by one shared config, the rtt trace going to flows in random order.
+// Counters: "state_B" (per-flow state, basic_timely::state_bytes = sizeof(flow_state),
+// static_asserted in the header), "object_B" (the whole controller with its configuration) and,
+// for flows, "bytes_per_flow".
 #include <benchmark/benchmark.h>
 
 #include <array>
 #include <cstdint>
+#include <random>
+#include <vector>
 
 #include <netcc/control/timely.hpp>
 
@@ -115,6 +120,29 @@ void BM_timely_mixed(benchmark::State& state) {
   counters<Policy>(state);
 }
 
+template <class Policy>
+void BM_timely_flows(benchmark::State& state) {
+  using cc = netcc::basic_timely<Policy>;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const typename cc::config cfg{{.initial_rate = netcc::bit_rate{5'000'000'000}}};
+  std::vector<typename cc::flow_state> flows(n, cfg.initial_state());
+  std::mt19937_64 rng(11);
+  std::vector<std::uint32_t> order(1 << 16);
+  for (auto& o : order) o = static_cast<std::uint32_t>(rng() % n);
+  std::int64_t t = 0;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    t += 5'000;
+    cfg.on_rtt(flows[order[i & (order.size() - 1)]],
+               netcc::rtt_event{.now = netcc::timestamp{t},
+                                .rtt = netcc::duration{zone[i % zone.size()]}});
+    ++i;
+  }
+  benchmark::DoNotOptimize(flows.data());
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename cc::flow_state));
+  state.counters["flows"] = static_cast<double>(n);
+}
+
 BENCHMARK(BM_timely_rtt<netcc::arith::ieee_double>);
 BENCHMARK(BM_timely_rtt<netcc::arith::q32>);
 BENCHMARK(BM_timely_bands<netcc::arith::ieee_double>);
@@ -125,5 +153,12 @@ BENCHMARK(BM_timely_send<netcc::arith::ieee_double>);
 BENCHMARK(BM_timely_send<netcc::arith::q32>);
 BENCHMARK(BM_timely_mixed<netcc::arith::ieee_double>);
 BENCHMARK(BM_timely_mixed<netcc::arith::q32>);
+
+BENCHMARK(BM_timely_flows<netcc::arith::ieee_double>)
+    ->Arg(1)
+    ->Arg(1 << 10)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20);
+BENCHMARK(BM_timely_flows<netcc::arith::q32>)->Arg(1)->Arg(1 << 10)->Arg(1 << 16)->Arg(1 << 20);
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <vector>
 
@@ -890,4 +891,66 @@ RC_GTEST_PROP(TimelyProp, Q32HighThresholdCutWithinItsErrorBound, ()) {
   const double ra = a.rate_mbps(), rb = b.rate_mbps().to_double();
   const double r0 = static_cast<double>(p.initial_rate.bps()) / 1e6;
   RC_ASSERT(std::abs(ra - rb) <= r0 * (0x1p-35 + 0x1p-31) + 0x1p-30);
+}
+
+namespace {
+
+// One flow run through a shared config and an external flow_state: the same calls as apply()
+// on the controller object.
+template <class C>
+struct external_flow {
+  const typename C::config* cfg;
+  typename C::flow_state st;
+  template <class E>
+  void on_rtt(const E& e) {
+    cfg->on_rtt(st, e);
+  }
+  template <class E>
+  void on_rtt(const E& e, netcc::bit_rate r) {
+    cfg->on_rtt(st, e, r);
+  }
+  template <class E>
+  void on_ack(const E& e) {
+    cfg->on_ack(st, e);
+  }
+  void on_send(netcc::bytes b, netcc::timestamp t) { cfg->on_send(st, b, t); }
+};
+
+template <class C>
+void check_external_matches_object(const netcc::timely_params& p, const std::vector<op>& ops) {
+  C cc{p};
+  const typename C::config cfg{p};
+  external_flow<C> ext{&cfg, cfg.initial_state()};
+  for (const auto& o : ops) {
+    apply(cc, o);
+    apply(ext, o);
+    const auto& s = cc.state();
+    const auto& t = ext.st;
+    RC_ASSERT(s.rate == t.rate && s.rtt_diff == t.rtt_diff && s.sent == t.sent);
+    RC_ASSERT(s.prev_rtt == t.prev_rtt && s.last == t.last && s.meter_start == t.meter_start);
+    RC_ASSERT(s.meter_bytes == t.meter_bytes && s.neg == t.neg && s.action == t.action &&
+              s.flags == t.flags);
+    RC_ASSERT(cfg.rate(t) == cc.rate() && cfg.gradient(t) == cc.gradient());
+    RC_ASSERT(cfg.last_action(t) == cc.last_action() && cfg.hai(t) == cc.hai());
+    RC_ASSERT(cfg.send_rate(t) == cc.send_rate() && cfg.increase_held(t) == cc.increase_held());
+  }
+}
+
+}  // namespace
+
+RC_GTEST_PROP(TimelyProp, SharedConfigWithExternalStateMatchesTheController, ()) {
+  // The controller is {config, flow_state}: one shared config and a flow's own flow_state give
+  // bit-identical states and outputs on any trace, in both policies.
+  const auto p = gen_params();
+  const auto ops = gen_ops();
+  check_external_matches_object<netcc::timely>(p, ops);
+  check_external_matches_object<q32_timely>(p, ops);
+}
+
+TEST(Timely, StateSizes) {
+  std::printf("timely flow_state: double %zu B, q32 %zu B; config: double %zu B, q32 %zu B\n",
+              sizeof(netcc::timely::flow_state), sizeof(q32_timely::flow_state),
+              sizeof(netcc::timely::config), sizeof(q32_timely::config));
+  EXPECT_EQ(netcc::timely::state_bytes, sizeof(netcc::timely::flow_state));
+  EXPECT_EQ(q32_timely::state_bytes, sizeof(q32_timely::flow_state));
 }

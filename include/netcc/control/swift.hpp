@@ -445,175 +445,9 @@ class basic_swift {
   /// retransmission timeouts.
   static constexpr event_set events = cc_event::ack | cc_event::loss | cc_event::timeout;
 
-  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
-  /// defaults; netcc::make reports them instead).
-  constexpr explicit basic_swift(const swift_params& p = {}) noexcept : params_(sanitise(p)) {
-    ai_ = num<value_type>(params_.ai);
-    beta_ = num<value_type>(params_.beta);
-    keep_ = num<value_type>(1.0 - params_.max_mdf);
-    // The bounds round toward the inside of [min_cwnd, max_cwnd] (netcc::num_up / num_down),
-    // so a clamped window never lies past them: q32's nearest value to 0.001 is below it. If
-    // both round past each other (min_cwnd == max_cwnd between two q32 values), the floor wins.
-    min_ = num_up<value_type>(params_.min_cwnd);
-    max_ = num_down<value_type>(params_.max_cwnd);
-    if (max_ < min_) max_ = min_;
-    fs_min_ = num<value_type>(params_.fs_min_cwnd);
-    fs_max_ = num<value_type>(params_.fs_max_cwnd);
-    const double alpha = detail::swift_fs_alpha(static_cast<double>(params_.fs_range.count()),
-                                                params_.fs_min_cwnd, params_.fs_max_cwnd);
-    fs_alpha_ = num<value_type>(alpha);
-    fs_beta_ = num<value_type>(-alpha / detail::swift_sqrt(params_.fs_max_cwnd));
-    fs_range_ = number_traits<value_type>::from_int(params_.fs_range.count());
-    mss_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(params_.mss.count())};
-    s_.fcwnd = clamp_window(num<value_type>(params_.init_cwnd));
-    s_.ecwnd = s_.fcwnd;
-  }
-
-  /// @brief Algorithm 1 "On Receiving ACK" for the fabric window, and for the endpoint window
-  /// when the event carries an endpoint delay (§3.3).
-  /// @param e an event with an RTT sample; acked bytes (acked_bytes), a hop count (hop_count)
-  /// and an endpoint delay (endpoint_delay) are used when its traits have them
-  template <class E>
-  requires RttFeedback<E>
-  constexpr void on_ack(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    s_.retransmits = 0;  // retransmit_cnt <- 0
-    const duration rtt = ft::rtt(e);
-    if (rtt <= duration::zero()) {  // no delay sample
-      s_.f_branch = swift_branch::none;
-      return;
-    }
-    const timestamp now = ft::now(e);
-    s_.rtt = rtt;
-    s_.flags |= have_rtt;
-    const value_type n = acked_packets(e);
-    const duration target = fabric_target(hops_of(e));  // TargetDelay() at the current fcwnd
-    duration fabric = rtt;
-    if constexpr (SwiftEndpointFeedback<E>) {
-      duration ed = ft::endpoint_delay(e);
-      if (ed < duration::zero()) ed = duration::zero();
-      if (ed > rtt) ed = rtt;
-      fabric = rtt - ed;             // §3.3: fabric delay = RTT - endpoint delay
-      if (!(s_.flags & endpoint)) {  // the first endpoint sample: ecwnd starts as fcwnd
-        s_.ecwnd = s_.fcwnd;
-        s_.e_last = s_.f_last;
-        if (s_.flags & f_decreased) s_.flags |= e_decreased;
-        s_.flags |= endpoint;
-      }
-      react(s_.ecwnd, s_.e_last, e_decreased, s_.e_branch, ed, params_.endpoint_target, n, now,
-            rtt);
-    }
-    react(s_.fcwnd, s_.f_last, f_decreased, s_.f_branch, fabric, target, n, now, rtt);
-  }
-
-  /// @brief Algorithm 1 "On Retransmit Timeout": retransmit_cnt + 1; at RETX_RESET_THRESHOLD
-  /// every window restarts at min_cwnd, below it each window is cut by (1 - max_mdf) if it may
-  /// decrease (can_decrease against the last RTT sample).
-  constexpr void on_timeout(timestamp now) noexcept {
-    if (s_.retransmits < 0xFFFF'FFFFu) ++s_.retransmits;
-    if (s_.retransmits >= params_.retx_reset_threshold) {
-      reset(s_.fcwnd, s_.f_last, f_decreased, s_.f_branch, now);
-      if (s_.flags & endpoint) reset(s_.ecwnd, s_.e_last, e_decreased, s_.e_branch, now);
-      return;
-    }
-    cut(s_.fcwnd, s_.f_last, f_decreased, s_.f_branch, now);
-    if (s_.flags & endpoint) cut(s_.ecwnd, s_.e_last, e_decreased, s_.e_branch, now);
-  }
-
-  /// @brief Algorithm 1 "On Fast Recovery" (§3.6: a loss found by SACK / duplicate ACKs):
-  /// retransmit_cnt <- 0; each window cut by (1 - max_mdf) if it may decrease.
-  constexpr void on_fast_recovery(timestamp now) noexcept {
-    s_.retransmits = 0;
-    cut(s_.fcwnd, s_.f_last, f_decreased, s_.f_branch, now);
-    if (s_.flags & endpoint) cut(s_.ecwnd, s_.e_last, e_decreased, s_.e_branch, now);
-  }
-
-  /// @brief A loss detected on ACK `e` (three duplicate ACKs or a SACK hole): fast recovery at
-  /// the ACK's time, as on_fast_recovery.
-  template <class E>
-  requires TimedFeedback<E>
-  constexpr void on_loss(const E& e) noexcept { on_fast_recovery(feedback_traits<E>::now(e)); }
-
-  /// @brief The window in force in packets: min(fcwnd, ecwnd) once endpoint delays arrive, else
-  /// fcwnd; in [min_cwnd, max_cwnd].
-  [[nodiscard]] constexpr value_type window() const noexcept {
-    return (s_.flags & endpoint) && s_.ecwnd < s_.fcwnd ? s_.ecwnd : s_.fcwnd;
-  }
-  /// @brief The fabric window fcwnd, packets.
-  [[nodiscard]] constexpr value_type fabric_window() const noexcept { return s_.fcwnd; }
-  /// @brief The rule of Algorithm 1 the latest event ran on the fabric window.
-  [[nodiscard]] constexpr swift_branch last_branch() const noexcept { return s_.f_branch; }
-  /// @brief The rule of Algorithm 1 the latest event ran on the endpoint window (none before
-  /// the first endpoint delay).
-  [[nodiscard]] constexpr swift_branch last_endpoint_branch() const noexcept { return s_.e_branch; }
-  /// @brief The endpoint window ecwnd, packets (a copy of fcwnd until the first endpoint delay).
-  [[nodiscard]] constexpr value_type endpoint_window() const noexcept {
-    return (s_.flags & endpoint) ? s_.ecwnd : s_.fcwnd;
-  }
-  /// @brief Whether an endpoint delay has arrived (the endpoint window is in force).
-  [[nodiscard]] constexpr bool endpoint_active() const noexcept {
-    return (s_.flags & endpoint) != 0;
-  }
-  /// @brief The congestion window in bytes: floor(window() * mss), at least 1 B.
-  [[nodiscard]] constexpr bytes cwnd() const noexcept {
-    const double b = to_double(window()) * static_cast<double>(params_.mss.count());
-    return bytes{b >= 1 ? static_cast<std::int64_t>(b) : 1};
-  }
-  /// @brief The inter-packet delay (§3.4): last RTT / window() when window() < 1 packet (the
-  /// base target before the first RTT sample), zero (no pacing) otherwise.
-  [[nodiscard]] constexpr duration pacing_delay() const noexcept {
-    const value_type w = window();
-    if (!(w < num<value_type>(1))) return duration::zero();
-    const duration rtt = (s_.flags & have_rtt) ? s_.rtt : params_.base_target;
-    return duration{detail::swift_div_floor(rtt.count(), w)};
-  }
-  /// @brief The pacing rate that spaces MSS-sized packets by pacing_delay() (MSS * cwnd / RTT,
-  /// §3.4), rounded toward zero but at least netcc::min_pacing_rate (1 bps); bit_rate::max()
-  /// when not pacing (window() >= 1 packet). The window never falls below min_cwnd > 0, so it
-  /// is always open, and a rate of 0 bps ("never send") from a tiny window over an RTT of
-  /// hours would contradict it; 1 bps is the nearest rate that still sends.
-  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
-    const duration d = pacing_delay();
-    if (d <= duration::zero()) return bit_rate::max();
-    const bit_rate r = params_.mss / d;
-    return r < min_pacing_rate ? min_pacing_rate : r;
-  }
-  /// @brief The fabric target delay (§3.5) for `hops` hops at the current fcwnd:
-  /// base_target + hops * h + max(0, min(alpha / sqrt(fcwnd) + beta_fs, fs_range)), in whole
-  /// ns (the flow-scaling term rounded to nearest); hop counts above 255 count as 255.
-  [[nodiscard]] constexpr duration fabric_target(std::size_t hops) const noexcept {
-    const auto h = static_cast<std::int64_t>(hops < 255 ? hops : 255);
-    const std::int64_t topo = detail::saturate_i64(detail::i128{h} * params_.per_hop.count());
-    return duration{detail::swift_add(detail::swift_add(params_.base_target.count(), topo),
-                                      flow_scaling(s_.fcwnd))};
-  }
-  /// @brief The fabric target with the configured hop count (swift_params::hops).
-  [[nodiscard]] constexpr duration fabric_target() const noexcept {
-    return fabric_target(params_.hops);
-  }
-  /// @brief The endpoint target delay (§3.3).
-  [[nodiscard]] constexpr duration endpoint_target() const noexcept {
-    return params_.endpoint_target;
-  }
-  /// @brief The last RTT sample (zero before the first).
-  [[nodiscard]] constexpr duration rtt() const noexcept { return s_.rtt; }
-  /// @brief retransmit_cnt: consecutive timeouts since the last ACK or fast recovery.
-  [[nodiscard]] constexpr std::uint32_t retransmit_count() const noexcept { return s_.retransmits; }
-  /// @brief Whether the fabric window may decrease at `now` (Algorithm 1's can_decrease,
-  /// against `rtt`): no decrease yet, or now - t_last_decrease >= rtt.
-  [[nodiscard]] constexpr bool can_decrease(timestamp now, duration rtt) const noexcept {
-    if (!(s_.flags & f_decreased)) return true;
-    const std::int64_t since = detail::saturate_i64(detail::i128{now.count()} - s_.f_last.count());
-    return (since < 0 ? std::int64_t{0} : since) >= rtt.count();  // a step back restarts
-  }
-  /// @brief The parameters in force (after invalid fields fell back).
-  [[nodiscard]] constexpr const swift_params& params() const noexcept { return params_; }
-
- private:
-  enum : std::uint8_t { have_rtt = 1, f_decreased = 2, e_decreased = 4, endpoint = 8 };
-
-  // Per-flow state: what changes per flow, as opposed to the configuration a class of flows
-  // shares.
+  /// @brief One flow's state (trivially copyable): the two windows, their decrease clocks, the
+  /// last RTT, retransmit_cnt, flags and the latest rules; everything else is config, shared
+  /// by a class of flows. Read and change it through config.
   struct flow_state {
     value_type fcwnd{};             // fabric window, packets
     value_type ecwnd{};             // endpoint window, packets
@@ -625,193 +459,483 @@ class basic_swift {
     swift_branch f_branch = swift_branch::none;  // the latest rule run on fcwnd
     swift_branch e_branch = swift_branch::none;  // the latest rule run on ecwnd
   };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
 
- public:
-  /// @brief Bytes of per-flow state: the two windows, their two t_last_decrease, the last RTT,
-  /// retransmit_cnt and flags, with padding (as opposed to the configuration every flow of a
-  /// class shares).
+  /// @brief What a class of flows shares: the parameters (invalid fields fallen back) and the
+  /// numbers derived from them, with Algorithm 1 as members taking one flow's state.
+  /// @code
+  /// const netcc::basic_swift<netcc::arith::q32>::config cfg{{.init_cwnd = 10}};
+  /// std::vector<netcc::basic_swift<netcc::arith::q32>::flow_state> flows(1000,
+  ///                                                                     cfg.initial_state());
+  /// cfg.on_ack(flows[7], netcc::ack_event{.now = netcc::timestamp{100'000},
+  ///                                       .acked = netcc::bytes{1460},
+  ///                                       .rtt = netcc::duration{15'000}});
+  /// netcc::bytes w = cfg.cwnd(flows[7]);  // 10.1 packets
+  /// @endcode
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (unchecked: invalid fields fall back to
+    /// their defaults; netcc::validate reports them).
+    constexpr explicit config(const swift_params& p = {}) noexcept : params_(sanitise(p)) {
+      ai_ = num<value_type>(params_.ai);
+      beta_ = num<value_type>(params_.beta);
+      keep_ = num<value_type>(1.0 - params_.max_mdf);
+      // The bounds round toward the inside of [min_cwnd, max_cwnd] (netcc::num_up / num_down),
+      // so a clamped window never lies past them: q32's nearest value to 0.001 is below it. If
+      // both round past each other (min_cwnd == max_cwnd between two q32 values), the floor wins.
+      min_ = num_up<value_type>(params_.min_cwnd);
+      max_ = num_down<value_type>(params_.max_cwnd);
+      if (max_ < min_) max_ = min_;
+      fs_min_ = num<value_type>(params_.fs_min_cwnd);
+      fs_max_ = num<value_type>(params_.fs_max_cwnd);
+      const double alpha = detail::swift_fs_alpha(static_cast<double>(params_.fs_range.count()),
+                                                  params_.fs_min_cwnd, params_.fs_max_cwnd);
+      fs_alpha_ = num<value_type>(alpha);
+      fs_beta_ = num<value_type>(-alpha / detail::swift_sqrt(params_.fs_max_cwnd));
+      fs_range_ = number_traits<value_type>::from_int(params_.fs_range.count());
+      mss_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(params_.mss.count())};
+    }
+
+    /// @brief A new flow's state: both windows at init_cwnd, no RTT sample, no decrease yet.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      init(st);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept {
+      st = flow_state{};
+      st.fcwnd = clamp_window(num<value_type>(params_.init_cwnd));
+      st.ecwnd = st.fcwnd;
+    }
+
+    /// @brief Algorithm 1 "On Receiving ACK" for the fabric window, and for the endpoint window
+    /// when the event carries an endpoint delay (§3.3).
+    /// @param e an event with an RTT sample; acked bytes (acked_bytes), a hop count (hop_count)
+    /// and an endpoint delay (endpoint_delay) are used when its traits have them
+    template <class E>
+    requires RttFeedback<E>
+    constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      st.retransmits = 0;  // retransmit_cnt <- 0
+      const duration rtt = ft::rtt(e);
+      if (rtt <= duration::zero()) {  // no delay sample
+        st.f_branch = swift_branch::none;
+        return;
+      }
+      const timestamp now = ft::now(e);
+      st.rtt = rtt;
+      st.flags |= have_rtt;
+      const value_type n = acked_packets(e);
+      const duration target = fabric_target(st, hops_of(e));  // TargetDelay() at the current fcwnd
+      duration fabric = rtt;
+      if constexpr (SwiftEndpointFeedback<E>) {
+        duration ed = ft::endpoint_delay(e);
+        if (ed < duration::zero()) ed = duration::zero();
+        if (ed > rtt) ed = rtt;
+        fabric = rtt - ed;             // §3.3: fabric delay = RTT - endpoint delay
+        if (!(st.flags & endpoint)) {  // the first endpoint sample: ecwnd starts as fcwnd
+          st.ecwnd = st.fcwnd;
+          st.e_last = st.f_last;
+          if (st.flags & f_decreased) st.flags |= e_decreased;
+          st.flags |= endpoint;
+        }
+        react(st, st.ecwnd, st.e_last, e_decreased, st.e_branch, ed, params_.endpoint_target, n,
+              now, rtt);
+      }
+      react(st, st.fcwnd, st.f_last, f_decreased, st.f_branch, fabric, target, n, now, rtt);
+    }
+
+    /// @brief Algorithm 1 "On Retransmit Timeout": retransmit_cnt + 1; at RETX_RESET_THRESHOLD
+    /// every window restarts at min_cwnd, below it each window is cut by (1 - max_mdf) if it may
+    /// decrease (can_decrease against the last RTT sample).
+    constexpr void on_timeout(flow_state& st, timestamp now) const noexcept {
+      if (st.retransmits < 0xFFFF'FFFFu) ++st.retransmits;
+      if (st.retransmits >= params_.retx_reset_threshold) {
+        reset(st, st.fcwnd, st.f_last, f_decreased, st.f_branch, now);
+        if (st.flags & endpoint) reset(st, st.ecwnd, st.e_last, e_decreased, st.e_branch, now);
+        return;
+      }
+      cut(st, st.fcwnd, st.f_last, f_decreased, st.f_branch, now);
+      if (st.flags & endpoint) cut(st, st.ecwnd, st.e_last, e_decreased, st.e_branch, now);
+    }
+
+    /// @brief Algorithm 1 "On Fast Recovery" (§3.6: a loss found by SACK / duplicate ACKs):
+    /// retransmit_cnt <- 0; each window cut by (1 - max_mdf) if it may decrease.
+    constexpr void on_fast_recovery(flow_state& st, timestamp now) const noexcept {
+      st.retransmits = 0;
+      cut(st, st.fcwnd, st.f_last, f_decreased, st.f_branch, now);
+      if (st.flags & endpoint) cut(st, st.ecwnd, st.e_last, e_decreased, st.e_branch, now);
+    }
+
+    /// @brief A loss detected on ACK `e` (three duplicate ACKs or a SACK hole): fast recovery at
+    /// the ACK's time, as on_fast_recovery.
+    template <class E>
+    requires TimedFeedback<E>
+    constexpr void on_loss(flow_state& st, const E& e) const noexcept {
+      on_fast_recovery(st, feedback_traits<E>::now(e));
+    }
+
+    /// @brief The window in force in packets: min(fcwnd, ecwnd) once endpoint delays arrive, else
+    /// fcwnd; in [min_cwnd, max_cwnd].
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      return (st.flags & endpoint) && st.ecwnd < st.fcwnd ? st.ecwnd : st.fcwnd;
+    }
+    /// @brief The fabric window fcwnd, packets.
+    [[nodiscard]] constexpr value_type fabric_window(const flow_state& st) const noexcept {
+      return st.fcwnd;
+    }
+    /// @brief The rule of Algorithm 1 the latest event ran on the fabric window.
+    [[nodiscard]] constexpr swift_branch last_branch(const flow_state& st) const noexcept {
+      return st.f_branch;
+    }
+    /// @brief The rule of Algorithm 1 the latest event ran on the endpoint window (none before
+    /// the first endpoint delay).
+    [[nodiscard]] constexpr swift_branch last_endpoint_branch(const flow_state& st) const noexcept {
+      return st.e_branch;
+    }
+    /// @brief The endpoint window ecwnd, packets (a copy of fcwnd until the first endpoint delay).
+    [[nodiscard]] constexpr value_type endpoint_window(const flow_state& st) const noexcept {
+      return (st.flags & endpoint) ? st.ecwnd : st.fcwnd;
+    }
+    /// @brief Whether an endpoint delay has arrived (the endpoint window is in force).
+    [[nodiscard]] constexpr bool endpoint_active(const flow_state& st) const noexcept {
+      return (st.flags & endpoint) != 0;
+    }
+    /// @brief The congestion window in bytes: floor(window(st) * mss), at least 1 B.
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      const double b = to_double(window(st)) * static_cast<double>(params_.mss.count());
+      return bytes{b >= 1 ? static_cast<std::int64_t>(b) : 1};
+    }
+    /// @brief The inter-packet delay (§3.4): last RTT / window(st) when window(st) < 1 packet (the
+    /// base target before the first RTT sample), zero (no pacing) otherwise.
+    [[nodiscard]] constexpr duration pacing_delay(const flow_state& st) const noexcept {
+      const value_type w = window(st);
+      if (!(w < num<value_type>(1))) return duration::zero();
+      const duration rtt = (st.flags & have_rtt) ? st.rtt : params_.base_target;
+      return duration{detail::swift_div_floor(rtt.count(), w)};
+    }
+    /// @brief The pacing rate that spaces MSS-sized packets by pacing_delay(st) (MSS * cwnd / RTT,
+    /// §3.4), rounded toward zero but at least netcc::min_pacing_rate (1 bps); bit_rate::max()
+    /// when not pacing (window(st) >= 1 packet). The window never falls below min_cwnd > 0, so it
+    /// is always open, and a rate of 0 bps ("never send") from a tiny window over an RTT of
+    /// hours would contradict it; 1 bps is the nearest rate that still sends.
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      const duration d = pacing_delay(st);
+      if (d <= duration::zero()) return bit_rate::max();
+      const bit_rate r = params_.mss / d;
+      return r < min_pacing_rate ? min_pacing_rate : r;
+    }
+    /// @brief The fabric target delay (§3.5) for `hops` hops at the current fcwnd:
+    /// base_target + hops * h + max(0, min(alpha / sqrt(fcwnd) + beta_fs, fs_range)), in whole
+    /// ns (the flow-scaling term rounded to nearest); hop counts above 255 count as 255.
+    [[nodiscard]] constexpr duration fabric_target(const flow_state& st,
+                                                   std::size_t hops) const noexcept {
+      const auto h = static_cast<std::int64_t>(hops < 255 ? hops : 255);
+      const std::int64_t topo = detail::saturate_i64(detail::i128{h} * params_.per_hop.count());
+      return duration{detail::swift_add(detail::swift_add(params_.base_target.count(), topo),
+                                        flow_scaling(st.fcwnd))};
+    }
+    /// @brief The fabric target with the configured hop count (swift_params::hops).
+    [[nodiscard]] constexpr duration fabric_target(const flow_state& st) const noexcept {
+      return fabric_target(st, params_.hops);
+    }
+    /// @brief The endpoint target delay (§3.3).
+    [[nodiscard]] constexpr duration endpoint_target() const noexcept {
+      return params_.endpoint_target;
+    }
+    /// @brief The last RTT sample (zero before the first).
+    [[nodiscard]] constexpr duration rtt(const flow_state& st) const noexcept { return st.rtt; }
+    /// @brief retransmit_cnt: consecutive timeouts since the last ACK or fast recovery.
+    [[nodiscard]] constexpr std::uint32_t retransmit_count(const flow_state& st) const noexcept {
+      return st.retransmits;
+    }
+    /// @brief Whether the fabric window may decrease at `now` (Algorithm 1's can_decrease,
+    /// against `rtt`): no decrease yet, or now - t_last_decrease >= rtt.
+    [[nodiscard]] constexpr bool can_decrease(const flow_state& st, timestamp now,
+                                              duration rtt) const noexcept {
+      if (!(st.flags & f_decreased)) return true;
+      const std::int64_t since =
+          detail::saturate_i64(detail::i128{now.count()} - st.f_last.count());
+      return (since < 0 ? std::int64_t{0} : since) >= rtt.count();  // a step back restarts
+    }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const swift_params& params() const noexcept { return params_; }
+
+   private:
+    enum : std::uint8_t { have_rtt = 1, f_decreased = 2, e_decreased = 4, endpoint = 8 };
+
+    static constexpr swift_params sanitise(swift_params p) noexcept {
+      const swift_params d{};
+      if (!(p.mss >= bytes{1} && p.mss <= bytes{65535})) p.mss = d.mss;
+      if (!(p.ai >= 1e-6 && p.ai <= 1048576.0)) p.ai = d.ai;
+      if (!(p.beta > 0 && p.beta <= 1)) p.beta = d.beta;
+      if (!(p.max_mdf > 0 && p.max_mdf <= 1)) p.max_mdf = d.max_mdf;
+      if (p.retx_reset_threshold < 1) p.retx_reset_threshold = d.retx_reset_threshold;
+      if (!(p.min_cwnd >= swift_window_floor && p.min_cwnd <= swift_window_limit))
+        p.min_cwnd = d.min_cwnd;
+      if (!(p.max_cwnd >= swift_window_floor && p.max_cwnd <= swift_window_limit))
+        p.max_cwnd = d.max_cwnd;
+      if (p.max_cwnd < p.min_cwnd) p.max_cwnd = p.min_cwnd;
+      if (!(p.init_cwnd >= p.min_cwnd && p.init_cwnd <= p.max_cwnd))
+        p.init_cwnd = d.init_cwnd < p.min_cwnd
+                          ? p.min_cwnd
+                          : (d.init_cwnd > p.max_cwnd ? p.max_cwnd : d.init_cwnd);
+      if (p.base_target <= duration::zero()) p.base_target = d.base_target;
+      if (p.per_hop < duration::zero()) p.per_hop = d.per_hop;
+      if (p.endpoint_target <= duration::zero()) p.endpoint_target = d.endpoint_target;
+      bool fs_ok = p.fs_range >= duration::zero() && p.fs_range <= duration{1'000'000'000} &&
+                   p.fs_min_cwnd >= swift_window_floor && p.fs_min_cwnd <= swift_window_limit &&
+                   p.fs_max_cwnd > p.fs_min_cwnd && p.fs_max_cwnd <= swift_window_limit;
+      if (fs_ok)
+        fs_ok = detail::swift_fs_fits(static_cast<double>(p.fs_range.count()), p.fs_min_cwnd,
+                                      p.fs_max_cwnd);
+      if (!fs_ok) {  // the three define one curve: fall back together
+        p.fs_range = d.fs_range;
+        p.fs_min_cwnd = d.fs_min_cwnd;
+        p.fs_max_cwnd = d.fs_max_cwnd;
+      }
+      return p;
+    }
+
+    [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
+      return clamp_num(w, min_, max_);  // cwnd <- clamp(min_cwnd, cwnd, max_cwnd)
+    }
+
+    // §3.5 flow-based scaling, in ns, rounded to nearest: max(0, min(alpha / sqrt(c) + beta_fs,
+    // fs_range)) with c = fcwnd clamped to [fs_min_cwnd, fs_max_cwnd] (file comment).
+    [[nodiscard]] constexpr std::int64_t flow_scaling(value_type fcwnd) const noexcept {
+      const value_type c = clamp_num(fcwnd, fs_min_, fs_max_);
+      value_type scaled{};  // alpha / sqrt(c)
+      if constexpr (detail::swift_is_fixed<value_type>::value) {
+        // alpha / sqrt(c) in integers, no square root or division: table seed and two Newton
+        // steps for 1/sqrt(c) (netcc/core/rsqrt.hpp), relative error below 2^-36 (file comment).
+        scaled = value_type::from_raw(static_cast<std::int64_t>(
+            detail::mul_rsqrt(static_cast<std::uint64_t>(fs_alpha_.raw()),
+                              static_cast<std::uint64_t>(c.raw()), value_type::fraction_bits)));
+      } else {
+        scaled = fs_alpha_ / detail::swift_sqrt_num(c);  // sqrt(c) >= sqrt(fs_min_cwnd) > 0
+      }
+      const value_type term = clamp_num(scaled + fs_beta_, value_type{}, fs_range_);
+      return detail::swift_round(term);
+    }
+
+    // num_acked in packets: acked bytes / MSS (one packet for an event without acked bytes).
+    template <class E>
+    [[nodiscard]] constexpr value_type acked_packets(const E& e) const noexcept {
+      if constexpr (requires { feedback_traits<E>::acked_bytes(e); }) {
+        const std::int64_t b = bytes{feedback_traits<E>::acked_bytes(e)}.count();
+        return b > 0 ? ratio_by<value_type>(b, mss_div_) : value_type{};  // the same as ratio()
+      } else {
+        return num<value_type>(1.0);
+      }
+    }
+
+    // #hops: the event's count when it has one and it is non-zero, else the configured one.
+    template <class E>
+    [[nodiscard]] constexpr std::size_t hops_of(const E& e) const noexcept {
+      if constexpr (HopCountFeedback<E>) {
+        const std::size_t h = feedback_traits<E>::hop_count(e);
+        if (h > 0) return h;
+      }
+      return params_.hops;
+    }
+
+    // can_decrease = (now - t_last_decrease >= rtt), for a window whose clock is `last` (valid
+    // when `bit` is set). A clock that stepped back restarts at now (file comment).
+    constexpr bool may_decrease(flow_state& st, timestamp& last, std::uint8_t bit, timestamp now,
+                                duration rtt) const noexcept {
+      if (!(st.flags & bit)) return true;
+      std::int64_t since = detail::saturate_i64(detail::i128{now.count()} - last.count());
+      if (since < 0) {
+        last = now;
+        since = 0;
+      }
+      return since >= rtt.count();
+    }
+
+    // A decrease rule acted: t_last_decrease <- now (see the deviations in the file comment).
+    constexpr void decreased(flow_state& st, timestamp& last, std::uint8_t bit,
+                             timestamp now) const noexcept {
+      last = now;
+      st.flags |= bit;
+    }
+
+    // Algorithm 1 "On Receiving ACK" for one window with its delay and target.
+    constexpr void react(flow_state& st, value_type& w, timestamp& last, std::uint8_t bit,
+                         swift_branch& branch, duration delay, duration target, value_type n,
+                         timestamp now, duration rtt) const noexcept {
+      const value_type one = num<value_type>(1);
+      branch = swift_branch::hold;
+      if (delay < target) {
+        branch = swift_branch::increase;
+        // AI: cwnd + ai / cwnd * num_acked (cwnd >= 1), cwnd + ai * num_acked (cwnd < 1).
+        const value_type inc = w >= one ? additive_increase(n, w) : ai_ * n;
+        w = clamp_window(w + inc);
+      } else if (delay > target && may_decrease(st, last, bit, now, rtt)) {
+        // MD: max(1 - beta * (delay - target) / delay, 1 - max_mdf) * cwnd; delay > target >= 0.
+        const value_type excess =
+            ratio_recip<value_type>(delay.count() - target.count(), delay.count());
+        const value_type factor = one - beta_ * excess;
+        w = clamp_window(w * (factor < keep_ ? keep_ : factor));
+        decreased(st, last, bit, now);
+        branch = swift_branch::decrease;
+      }
+    }
+
+    // ai / cwnd * num_acked for cwnd >= 1. Fixed point: (ai num_acked) / cwnd through an integer
+    // reciprocal of cwnd (netcc/core/rsqrt.hpp: table seed and two Newton steps, relative error
+    // below 2^-36, no division), one rounding instead of two; ai num_acked beyond the q32 range
+    // takes the exact quotient first (netcc::div_recip), as before. Double: ai / cwnd * n.
+    [[nodiscard]] constexpr value_type additive_increase(value_type n,
+                                                         value_type w) const noexcept {
+      if constexpr (detail::swift_is_fixed<value_type>::value) {
+        const value_type an = ai_ * n;  // off the window's dependency chain
+        if (an < value_type::max())
+          return value_type::from_raw(static_cast<std::int64_t>(
+              detail::mul_recip(static_cast<std::uint64_t>(an.raw()),
+                                static_cast<std::uint64_t>(w.raw()), value_type::fraction_bits)));
+        return div_recip(ai_, w) * n;
+      } else {
+        return ai_ / w * n;
+      }
+    }
+
+    // Timeout below RETX_RESET_THRESHOLD, or fast recovery: cwnd <- (1 - max_mdf) * cwnd if
+    // can_decrease (against the last RTT sample).
+    constexpr void cut(flow_state& st, value_type& w, timestamp& last, std::uint8_t bit,
+                       swift_branch& branch, timestamp now) const noexcept {
+      branch = swift_branch::no_cut;
+      if (!may_decrease(st, last, bit, now, st.rtt)) return;
+      w = clamp_window(w * keep_);
+      decreased(st, last, bit, now);
+      branch = swift_branch::cut;
+    }
+
+    // retransmit_cnt >= RETX_RESET_THRESHOLD: cwnd <- min_cwnd.
+    constexpr void reset(flow_state& st, value_type& w, timestamp& last, std::uint8_t bit,
+                         swift_branch& branch, timestamp now) const noexcept {
+      branch = swift_branch::reset;
+      w = min_;
+      decreased(st, last, bit, now);
+    }
+
+    // The parameters in force and the numbers derived from them.
+    swift_params params_;
+    value_type ai_{};
+    value_type beta_{};
+    value_type keep_{};  // 1 - max_mdf
+    value_type min_{};
+    value_type max_{};
+    value_type fs_min_{};
+    value_type fs_max_{};
+    value_type fs_alpha_{};                // ns * sqrt(packets)
+    value_type fs_beta_{};                 // ns
+    value_type fs_range_{};                // ns
+    detail::invariant_divisor mss_div_{};  // num_acked = bytes / MSS through its reciprocal
+  };
+
+  /// @brief Bytes of per-flow state (sizeof(flow_state)): the two windows, their two
+  /// t_last_decrease, the last RTT, retransmit_cnt, flags and the two latest rules, with
+  /// padding; the configuration is shared by a class of flows (config).
   static constexpr std::size_t state_bytes = sizeof(flow_state);
 
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
+  constexpr explicit basic_swift(const swift_params& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief Algorithm 1 "On Receiving ACK" for the fabric window, and for the endpoint window
+  /// when the event carries an endpoint delay (§3.3): config::on_ack on this flow.
+  /// @param e an event with an RTT sample; acked bytes (acked_bytes), a hop count (hop_count)
+  /// and an endpoint delay (endpoint_delay) are used when its traits have them
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_ack(const E& e) noexcept { cfg_.on_ack(s_, e); }
+  /// @brief Algorithm 1 "On Retransmit Timeout" (config::on_timeout).
+  constexpr void on_timeout(timestamp now) noexcept { cfg_.on_timeout(s_, now); }
+  /// @brief Algorithm 1 "On Fast Recovery" (config::on_fast_recovery).
+  constexpr void on_fast_recovery(timestamp now) noexcept { cfg_.on_fast_recovery(s_, now); }
+  /// @brief A loss detected on ACK `e`: fast recovery at the ACK's time (config::on_loss).
+  template <class E>
+  requires TimedFeedback<E>
+  constexpr void on_loss(const E& e) noexcept { cfg_.on_loss(s_, e); }
+
+  /// @brief The window in force in packets: min(fcwnd, ecwnd) once endpoint delays arrive, else
+  /// fcwnd; in [min_cwnd, max_cwnd].
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
+  /// @brief The fabric window fcwnd, packets.
+  [[nodiscard]] constexpr value_type fabric_window() const noexcept {
+    return cfg_.fabric_window(s_);
+  }
+  /// @brief The rule of Algorithm 1 the latest event ran on the fabric window.
+  [[nodiscard]] constexpr swift_branch last_branch() const noexcept { return cfg_.last_branch(s_); }
+  /// @brief The rule of Algorithm 1 the latest event ran on the endpoint window (none before
+  /// the first endpoint delay).
+  [[nodiscard]] constexpr swift_branch last_endpoint_branch() const noexcept {
+    return cfg_.last_endpoint_branch(s_);
+  }
+  /// @brief The endpoint window ecwnd, packets (a copy of fcwnd until the first endpoint delay).
+  [[nodiscard]] constexpr value_type endpoint_window() const noexcept {
+    return cfg_.endpoint_window(s_);
+  }
+  /// @brief Whether an endpoint delay has arrived (the endpoint window is in force).
+  [[nodiscard]] constexpr bool endpoint_active() const noexcept { return cfg_.endpoint_active(s_); }
+  /// @brief The congestion window in bytes: floor(window() * mss), at least 1 B.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
+  /// @brief The inter-packet delay (§3.4): last RTT / window() when window() < 1 packet (the
+  /// base target before the first RTT sample), zero (no pacing) otherwise.
+  [[nodiscard]] constexpr duration pacing_delay() const noexcept { return cfg_.pacing_delay(s_); }
+  /// @brief The pacing rate that spaces MSS-sized packets by pacing_delay() (config::pacing_rate);
+  /// bit_rate::max() when not pacing.
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief The fabric target delay (§3.5) for `hops` hops at the current fcwnd, in whole ns
+  /// (config::fabric_target).
+  [[nodiscard]] constexpr duration fabric_target(std::size_t hops) const noexcept {
+    return cfg_.fabric_target(s_, hops);
+  }
+  /// @brief The fabric target with the configured hop count (swift_params::hops).
+  [[nodiscard]] constexpr duration fabric_target() const noexcept { return cfg_.fabric_target(s_); }
+  /// @brief The endpoint target delay (§3.3).
+  [[nodiscard]] constexpr duration endpoint_target() const noexcept {
+    return cfg_.endpoint_target();
+  }
+  /// @brief The last RTT sample (zero before the first).
+  [[nodiscard]] constexpr duration rtt() const noexcept { return cfg_.rtt(s_); }
+  /// @brief retransmit_cnt: consecutive timeouts since the last ACK or fast recovery.
+  [[nodiscard]] constexpr std::uint32_t retransmit_count() const noexcept {
+    return cfg_.retransmit_count(s_);
+  }
+  /// @brief Whether the fabric window may decrease at `now` (Algorithm 1's can_decrease,
+  /// against `rtt`): no decrease yet, or now - t_last_decrease >= rtt.
+  [[nodiscard]] constexpr bool can_decrease(timestamp now, duration rtt) const noexcept {
+    return cfg_.can_decrease(s_, now, rtt);
+  }
+  /// @brief The parameters in force (after invalid fields fell back).
+  [[nodiscard]] constexpr const swift_params& params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
  private:
-  static constexpr swift_params sanitise(swift_params p) noexcept {
-    const swift_params d{};
-    if (!(p.mss >= bytes{1} && p.mss <= bytes{65535})) p.mss = d.mss;
-    if (!(p.ai >= 1e-6 && p.ai <= 1048576.0)) p.ai = d.ai;
-    if (!(p.beta > 0 && p.beta <= 1)) p.beta = d.beta;
-    if (!(p.max_mdf > 0 && p.max_mdf <= 1)) p.max_mdf = d.max_mdf;
-    if (p.retx_reset_threshold < 1) p.retx_reset_threshold = d.retx_reset_threshold;
-    if (!(p.min_cwnd >= swift_window_floor && p.min_cwnd <= swift_window_limit))
-      p.min_cwnd = d.min_cwnd;
-    if (!(p.max_cwnd >= swift_window_floor && p.max_cwnd <= swift_window_limit))
-      p.max_cwnd = d.max_cwnd;
-    if (p.max_cwnd < p.min_cwnd) p.max_cwnd = p.min_cwnd;
-    if (!(p.init_cwnd >= p.min_cwnd && p.init_cwnd <= p.max_cwnd))
-      p.init_cwnd = d.init_cwnd < p.min_cwnd
-                        ? p.min_cwnd
-                        : (d.init_cwnd > p.max_cwnd ? p.max_cwnd : d.init_cwnd);
-    if (p.base_target <= duration::zero()) p.base_target = d.base_target;
-    if (p.per_hop < duration::zero()) p.per_hop = d.per_hop;
-    if (p.endpoint_target <= duration::zero()) p.endpoint_target = d.endpoint_target;
-    bool fs_ok = p.fs_range >= duration::zero() && p.fs_range <= duration{1'000'000'000} &&
-                 p.fs_min_cwnd >= swift_window_floor && p.fs_min_cwnd <= swift_window_limit &&
-                 p.fs_max_cwnd > p.fs_min_cwnd && p.fs_max_cwnd <= swift_window_limit;
-    if (fs_ok)
-      fs_ok = detail::swift_fs_fits(static_cast<double>(p.fs_range.count()), p.fs_min_cwnd,
-                                    p.fs_max_cwnd);
-    if (!fs_ok) {  // the three define one curve: fall back together
-      p.fs_range = d.fs_range;
-      p.fs_min_cwnd = d.fs_min_cwnd;
-      p.fs_max_cwnd = d.fs_max_cwnd;
-    }
-    return p;
-  }
-
-  [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
-    return clamp_num(w, min_, max_);  // cwnd <- clamp(min_cwnd, cwnd, max_cwnd)
-  }
-
-  // §3.5 flow-based scaling, in ns, rounded to nearest: max(0, min(alpha / sqrt(c) + beta_fs,
-  // fs_range)) with c = fcwnd clamped to [fs_min_cwnd, fs_max_cwnd] (file comment).
-  [[nodiscard]] constexpr std::int64_t flow_scaling(value_type fcwnd) const noexcept {
-    const value_type c = clamp_num(fcwnd, fs_min_, fs_max_);
-    value_type scaled{};  // alpha / sqrt(c)
-    if constexpr (detail::swift_is_fixed<value_type>::value) {
-      // alpha / sqrt(c) in integers, no square root or division: table seed and two Newton
-      // steps for 1/sqrt(c) (netcc/core/rsqrt.hpp), relative error below 2^-36 (file comment).
-      scaled = value_type::from_raw(static_cast<std::int64_t>(
-          detail::mul_rsqrt(static_cast<std::uint64_t>(fs_alpha_.raw()),
-                            static_cast<std::uint64_t>(c.raw()), value_type::fraction_bits)));
-    } else {
-      scaled = fs_alpha_ / detail::swift_sqrt_num(c);  // sqrt(c) >= sqrt(fs_min_cwnd) > 0
-    }
-    const value_type term = clamp_num(scaled + fs_beta_, value_type{}, fs_range_);
-    return detail::swift_round(term);
-  }
-
-  // num_acked in packets: acked bytes / MSS (one packet for an event without acked bytes).
-  template <class E>
-  [[nodiscard]] constexpr value_type acked_packets(const E& e) const noexcept {
-    if constexpr (requires { feedback_traits<E>::acked_bytes(e); }) {
-      const std::int64_t b = bytes{feedback_traits<E>::acked_bytes(e)}.count();
-      return b > 0 ? ratio_by<value_type>(b, mss_div_) : value_type{};  // the same as ratio()
-    } else {
-      return num<value_type>(1.0);
-    }
-  }
-
-  // #hops: the event's count when it has one and it is non-zero, else the configured one.
-  template <class E>
-  [[nodiscard]] constexpr std::size_t hops_of(const E& e) const noexcept {
-    if constexpr (HopCountFeedback<E>) {
-      const std::size_t h = feedback_traits<E>::hop_count(e);
-      if (h > 0) return h;
-    }
-    return params_.hops;
-  }
-
-  // can_decrease = (now - t_last_decrease >= rtt), for a window whose clock is `last` (valid
-  // when `bit` is set). A clock that stepped back restarts at now (file comment).
-  constexpr bool may_decrease(timestamp& last, std::uint8_t bit, timestamp now,
-                              duration rtt) noexcept {
-    if (!(s_.flags & bit)) return true;
-    std::int64_t since = detail::saturate_i64(detail::i128{now.count()} - last.count());
-    if (since < 0) {
-      last = now;
-      since = 0;
-    }
-    return since >= rtt.count();
-  }
-
-  // A decrease rule acted: t_last_decrease <- now (see the deviations in the file comment).
-  constexpr void decreased(timestamp& last, std::uint8_t bit, timestamp now) noexcept {
-    last = now;
-    s_.flags |= bit;
-  }
-
-  // Algorithm 1 "On Receiving ACK" for one window with its delay and target.
-  constexpr void react(value_type& w, timestamp& last, std::uint8_t bit, swift_branch& branch,
-                       duration delay, duration target, value_type n, timestamp now,
-                       duration rtt) noexcept {
-    const value_type one = num<value_type>(1);
-    branch = swift_branch::hold;
-    if (delay < target) {
-      branch = swift_branch::increase;
-      // AI: cwnd + ai / cwnd * num_acked (cwnd >= 1), cwnd + ai * num_acked (cwnd < 1).
-      const value_type inc = w >= one ? additive_increase(n, w) : ai_ * n;
-      w = clamp_window(w + inc);
-    } else if (delay > target && may_decrease(last, bit, now, rtt)) {
-      // MD: max(1 - beta * (delay - target) / delay, 1 - max_mdf) * cwnd; delay > target >= 0.
-      const value_type excess =
-          ratio_recip<value_type>(delay.count() - target.count(), delay.count());
-      const value_type factor = one - beta_ * excess;
-      w = clamp_window(w * (factor < keep_ ? keep_ : factor));
-      decreased(last, bit, now);
-      branch = swift_branch::decrease;
-    }
-  }
-
-  // ai / cwnd * num_acked for cwnd >= 1. Fixed point: (ai num_acked) / cwnd through an integer
-  // reciprocal of cwnd (netcc/core/rsqrt.hpp: table seed and two Newton steps, relative error
-  // below 2^-36, no division), one rounding instead of two; ai num_acked beyond the q32 range
-  // takes the exact quotient first (netcc::div_recip), as before. Double: ai / cwnd * n.
-  [[nodiscard]] constexpr value_type additive_increase(value_type n, value_type w) const noexcept {
-    if constexpr (detail::swift_is_fixed<value_type>::value) {
-      const value_type an = ai_ * n;  // off the window's dependency chain
-      if (an < value_type::max())
-        return value_type::from_raw(static_cast<std::int64_t>(
-            detail::mul_recip(static_cast<std::uint64_t>(an.raw()),
-                              static_cast<std::uint64_t>(w.raw()), value_type::fraction_bits)));
-      return div_recip(ai_, w) * n;
-    } else {
-      return ai_ / w * n;
-    }
-  }
-
-  // Timeout below RETX_RESET_THRESHOLD, or fast recovery: cwnd <- (1 - max_mdf) * cwnd if
-  // can_decrease (against the last RTT sample).
-  constexpr void cut(value_type& w, timestamp& last, std::uint8_t bit, swift_branch& branch,
-                     timestamp now) noexcept {
-    branch = swift_branch::no_cut;
-    if (!may_decrease(last, bit, now, s_.rtt)) return;
-    w = clamp_window(w * keep_);
-    decreased(last, bit, now);
-    branch = swift_branch::cut;
-  }
-
-  // retransmit_cnt >= RETX_RESET_THRESHOLD: cwnd <- min_cwnd.
-  constexpr void reset(value_type& w, timestamp& last, std::uint8_t bit, swift_branch& branch,
-                       timestamp now) noexcept {
-    branch = swift_branch::reset;
-    w = min_;
-    decreased(last, bit, now);
-  }
-
-  // Configuration (shared by a class of flows; kept here so the controller is one value).
-  swift_params params_;
-  value_type ai_{};
-  value_type beta_{};
-  value_type keep_{};  // 1 - max_mdf
-  value_type min_{};
-  value_type max_{};
-  value_type fs_min_{};
-  value_type fs_max_{};
-  value_type fs_alpha_{};                // ns * sqrt(packets)
-  value_type fs_beta_{};                 // ns
-  value_type fs_range_{};                // ns
-  detail::invariant_divisor mss_div_{};  // num_acked = bytes / MSS through its reciprocal
-  // Per-flow state.
-  flow_state s_{};
+  config cfg_;
+  flow_state s_;
 };
 
 /// @brief Swift with double arithmetic.
 using swift = basic_swift<>;
 
 // Per-flow state budget: 48 B (two windows, two decrease clocks, the last RTT: five 8-byte
-// words; retransmit_cnt and flags in the sixth), within the 64 B asked of RTT-based
-// controllers. The configuration (params and the values derived from them) is shared by a class
-// of flows.
-static_assert(swift::state_bytes <= 48, "swift: per-flow state within 48 B");
-static_assert(basic_swift<arith::q32>::state_bytes <= 48, "swift (q32): per-flow state in 48 B");
+// words; retransmit_cnt, flags and the two latest rules in the sixth), state_bytes =
+// sizeof(flow_state), in double and in q32. The configuration (params and the values derived
+// from them, config) is shared by a class of flows. The 32 B asked of the fixed-point form is not
+// met: the q32 windows need 63 bits each and the decrease clocks 64-bit times to keep their
+// behaviour (see the flow_state comment).
+static_assert(sizeof(swift::flow_state) <= 48, "swift: per-flow state within 48 B");
+static_assert(sizeof(basic_swift<arith::q32>::flow_state) <= 48,
+              "swift (q32): per-flow state in 48 B");
+static_assert(swift::state_bytes == sizeof(swift::flow_state));
 static_assert(sizeof(swift) <= 48 + 256, "swift: 48 B of state + at most 256 B of configuration");
 static_assert(sizeof(basic_swift<arith::q32>) <= 48 + 256,
               "swift (q32): 48 B of state + at most 256 B of configuration");

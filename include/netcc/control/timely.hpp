@@ -133,6 +133,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
@@ -327,133 +328,10 @@ class basic_timely {
   /// RTT already net of serialisation, is the alternative for stacks that compute that RTT.
   static constexpr event_set events = cc_event::ack | cc_event::send;
 
-  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
-  /// defaults; netcc::make reports them instead).
-  constexpr explicit basic_timely(const timely_params& p = {}) noexcept { configure(p); }
-
-  /// @brief A completion event whose RTT is the §3.1 RTT (net of serialisation): Algorithm 1
-  /// with the §5 rules, the application's rate taken from the on_send meter. An RTT of zero or
-  /// below is ignored.
-  /// @tparam E any event type whose feedback_traits give `now` and `rtt` (netcc::RttFeedback)
-  template <class E>
-  requires RttFeedback<E>
-  constexpr void on_rtt(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    const timestamp now = ft::now(e);
-    const duration rtt = ft::rtt(e);
-    if (rtt <= duration::zero()) return;
-    update(now, rtt, meter_allows(now));
-  }
-
-  /// @brief As on_rtt(e), with the application's sending rate measured by the stack (§5):
-  /// increases apply only if `send_rate` > app_limit * rate().
-  template <class E>
-  requires RttFeedback<E>
-  constexpr void on_rtt(const E& e, bit_rate send_rate) noexcept {
-    using ft = feedback_traits<E>;
-    const duration rtt = ft::rtt(e);
-    if (rtt <= duration::zero()) return;
-    update(ft::now(e), rtt, rate_allows(send_rate));
-  }
-
-  /// @brief An ACK completing a segment: its RTT is a completion time (t_completion - t_send)
-  /// and the serialisation of min(acked bytes, segment) at line_rate is subtracted (§3.1), unless
-  /// ack_rtt = timely_ack_rtt::net; then as on_rtt. An ACK with no RTT (zero) or no newly
-  /// acknowledged bytes is not a completion and is ignored.
-  /// @tparam E an ACK type with an RTT sample (netcc::AckFeedback and netcc::RttFeedback)
-  template <class E>
-  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    const duration rtt = ack_rtt(ft::rtt(e), ft::acked_bytes(e));
-    if (rtt <= duration::zero()) return;
-    const timestamp now = ft::now(e);
-    update(now, rtt, meter_allows(now));
-  }
-
-  /// @brief As on_ack(e), with the application's sending rate measured by the stack (§5).
-  template <class E>
-  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e,
-                                                                  bit_rate send_rate) noexcept {
-    using ft = feedback_traits<E>;
-    const duration rtt = ack_rtt(ft::rtt(e), ft::acked_bytes(e));
-    if (rtt <= duration::zero()) return;
-    update(ft::now(e), rtt, rate_allows(send_rate));
-  }
-
-  /// @brief `b` bytes were sent at `now`: the §5 send-rate meter (see the file comment). A
-  /// window closes at the first send at least send_rate_window after it opened; negative byte
-  /// counts count as zero; a send stamped before the window opened counts in it.
-  constexpr void on_send(bytes b, timestamp now) noexcept {
-    const std::int64_t n = b > bytes::zero() ? b.count() : 0;
-    if ((s_.flags & meter_on) == 0) {
-      s_.flags |= meter_on;
-      s_.meter_start = now;
-      s_.meter_bytes = n;
-      return;
-    }
-    if (now > s_.meter_start) {
-      const duration elapsed = since(s_.meter_start, now);
-      if (elapsed >= window_) {
-        s_.sent = mbps(rate_of(s_.meter_bytes, elapsed));
-        s_.flags |= sent_known;
-        s_.meter_start = now;
-        s_.meter_bytes = n;
-        return;
-      }
-    }
-    s_.meter_bytes = n > std::numeric_limits<std::int64_t>::max() - s_.meter_bytes
-                         ? std::numeric_limits<std::int64_t>::max()
-                         : s_.meter_bytes + n;
-  }
-
-  /// @brief The target rate, rounded to whole bps, in [min_rate, line_rate].
-  [[nodiscard]] constexpr bit_rate rate() const noexcept {
-    const bit_rate r{static_cast<std::int64_t>(to_double(s_.rate) * 1e6 + 0.5)};
-    return r < params_.min_rate ? params_.min_rate
-                                : (r > params_.line_rate ? params_.line_rate : r);
-  }
-  /// @brief The pacing rate (= rate(); TIMELY is rate-based, §3.3).
-  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return rate(); }
-  /// @brief The congestion window: bytes::max(), TIMELY is rate-based and has none (the
-  /// netcc::Controller convention for "no window limit").
-  [[nodiscard]] constexpr bytes cwnd() const noexcept { return bytes::max(); }
-  /// @brief The rate in Mbps as the policy computes it.
-  [[nodiscard]] constexpr value_type rate_mbps() const noexcept { return s_.rate; }
-  /// @brief rtt_diff, the EWMA of consecutive RTT differences, in microseconds (line 3).
-  [[nodiscard]] constexpr value_type rtt_diff_us() const noexcept { return s_.rtt_diff; }
-  /// @brief normalized_gradient = rtt_diff / minRTT (line 4), dimensionless.
-  [[nodiscard]] constexpr value_type gradient() const noexcept { return gradient_of(s_.rtt_diff); }
-  /// @brief prev_rtt, the latest RTT sample (zero before the first).
-  [[nodiscard]] constexpr duration prev_rtt() const noexcept { return s_.prev_rtt; }
-  /// @brief Consecutive completions with a negative gradient, the latest included (saturating).
-  [[nodiscard]] constexpr std::uint32_t negative_gradients() const noexcept { return s_.neg; }
-  /// @brief True when HAI is engaged: the latest hai_threshold completions or more all had a
-  /// negative gradient (a completion in the gradient zone then adds N delta).
-  [[nodiscard]] constexpr bool hai() const noexcept { return s_.neg >= params_.hai_threshold; }
-  /// @brief Which line of Algorithm 1 the latest completion ran.
-  [[nodiscard]] constexpr timely_action last_action() const noexcept { return s_.action; }
-  /// @brief True when the latest completion's increase was withheld as application-limited.
-  [[nodiscard]] constexpr bool increase_held() const noexcept { return (s_.flags & held) != 0; }
-  /// @brief The meter's sending rate of its last closed window (zero before one closed).
-  [[nodiscard]] constexpr bit_rate send_rate() const noexcept {
-    if ((s_.flags & sent_known) == 0) return bit_rate::zero();
-    return bit_rate{static_cast<std::int64_t>(to_double(s_.sent) * 1e6 + 0.5)};
-  }
-  /// @brief §3.3's static limit on outstanding data (bytes::max() when there is none).
-  [[nodiscard]] constexpr bytes outstanding_limit() const noexcept {
-    return params_.max_outstanding > bytes::zero() ? params_.max_outstanding : bytes::max();
-  }
-  /// @brief The parameters in force (after invalid fields fell back; derived fields as given).
-  [[nodiscard]] constexpr timely_params params() const noexcept { return params_; }
-
- private:
-  static constexpr std::uint8_t have_prev = 1;   // prev_rtt holds a sample
-  static constexpr std::uint8_t have_last = 2;   // last holds a completion time
-  static constexpr std::uint8_t meter_on = 4;    // on_send has been called
-  static constexpr std::uint8_t sent_known = 8;  // a meter window has closed
-  static constexpr std::uint8_t held = 16;       // the latest increase was withheld
-
-  // Per-flow state (the budget at the end of the file counts this struct).
+  /// @brief One flow's state (trivially copyable): the rate, rtt_diff, the meter's last rate,
+  /// prev_rtt, the previous completion, the meter's window, the HAI counter, the last action
+  /// and flags; everything else is config, shared by a class of flows. Read and change it
+  /// through config.
   struct flow_state {
     value_type rate{};             // Mbps
     value_type rtt_diff{};         // us (Algorithm 1 line 3)
@@ -466,252 +344,502 @@ class basic_timely {
     timely_action action = timely_action::none;
     std::uint8_t flags = 0;
   };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
 
- public:
-  /// @brief Bytes of per-flow state: rate, rtt_diff and the metered send rate (3 numbers),
-  /// prev_rtt, the previous completion time, the meter's window opening and byte count (4 x
-  /// 64 bits), the HAI counter (32 bits), the last action and flags (2 bytes), padded: 64 B
-  /// for double and q32. The parameters and the constants derived from them are
-  /// configuration, shared in spirit by every flow of a NIC.
+  /// @brief What a class of flows shares: the parameters (invalid fields fallen back) and the
+  /// numbers derived from them (reciprocals of minRTT and the line rate, a segment's
+  /// serialisation), with Algorithm 1 and the §5 rules as members taking one flow's state.
+  /// @code
+  /// const netcc::basic_timely<netcc::arith::q32>::config cfg{{.line_rate = netcc::bit_rate{
+  ///                                                               25'000'000'000}}};
+  /// std::vector<netcc::basic_timely<netcc::arith::q32>::flow_state> flows(
+  ///     1000, cfg.initial_state());
+  /// cfg.on_rtt(flows[7], netcc::rtt_event{.now = netcc::timestamp{40'000},
+  ///                                       .rtt = netcc::duration{30'000}});
+  /// netcc::bit_rate r = cfg.rate(flows[7]);
+  /// @endcode
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (unchecked: invalid fields fall back to
+    /// their defaults; netcc::validate reports them).
+    constexpr explicit config(const timely_params& p = {}) noexcept { configure(p); }
+
+    /// @brief A new flow's state: the initial rate (line_rate unless initial_rate is set), no
+    /// RTT sample, no completion, the meter off.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      init(st);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept {
+      st = flow_state{};
+      const bit_rate r0 =
+          params_.initial_rate > bit_rate::zero() ? params_.initial_rate : params_.line_rate;
+      st.rate = clamp_num(mbps(r0), min_, line_);
+    }
+
+    /// @brief A completion event whose RTT is the §3.1 RTT (net of serialisation): Algorithm 1
+    /// with the §5 rules, the application's rate taken from the on_send meter. An RTT of zero or
+    /// below is ignored.
+    /// @tparam E any event type whose feedback_traits give `now` and `rtt` (netcc::RttFeedback)
+    template <class E>
+    requires RttFeedback<E>
+    constexpr void on_rtt(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const timestamp now = ft::now(e);
+      const duration rtt = ft::rtt(e);
+      if (rtt <= duration::zero()) return;
+      update(st, now, rtt, meter_allows(st, now));
+    }
+
+    /// @brief As on_rtt(e), with the application's sending rate measured by the stack (§5):
+    /// increases apply only if `send_rate` > app_limit * rate(st).
+    template <class E>
+    requires RttFeedback<E>
+    constexpr void on_rtt(flow_state& st, const E& e, bit_rate send_rate) const noexcept {
+      using ft = feedback_traits<E>;
+      const duration rtt = ft::rtt(e);
+      if (rtt <= duration::zero()) return;
+      update(st, ft::now(e), rtt, rate_allows(st, send_rate));
+    }
+
+    /// @brief An ACK completing a segment: its RTT is a completion time (t_completion - t_send)
+    /// and the serialisation of min(acked bytes, segment) at line_rate is subtracted (§3.1), unless
+    /// ack_rtt = timely_ack_rtt::net; then as on_rtt. An ACK with no RTT (zero) or no newly
+    /// acknowledged bytes is not a completion and is ignored.
+    /// @tparam E an ACK type with an RTT sample (netcc::AckFeedback and netcc::RttFeedback)
+    template <class E>
+    requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(flow_state& st,
+                                                                    const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const duration rtt = ack_rtt(ft::rtt(e), ft::acked_bytes(e));
+      if (rtt <= duration::zero()) return;
+      const timestamp now = ft::now(e);
+      update(st, now, rtt, meter_allows(st, now));
+    }
+
+    /// @brief As on_ack(e), with the application's sending rate measured by the stack (§5).
+    template <class E>
+    requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(
+        flow_state& st, const E& e, bit_rate send_rate) const noexcept {
+      using ft = feedback_traits<E>;
+      const duration rtt = ack_rtt(ft::rtt(e), ft::acked_bytes(e));
+      if (rtt <= duration::zero()) return;
+      update(st, ft::now(e), rtt, rate_allows(st, send_rate));
+    }
+
+    /// @brief `b` bytes were sent at `now`: the §5 send-rate meter (see the file comment). A
+    /// window closes at the first send at least send_rate_window after it opened; negative byte
+    /// counts count as zero; a send stamped before the window opened counts in it.
+    constexpr void on_send(flow_state& st, bytes b, timestamp now) const noexcept {
+      const std::int64_t n = b > bytes::zero() ? b.count() : 0;
+      if ((st.flags & meter_on) == 0) {
+        st.flags |= meter_on;
+        st.meter_start = now;
+        st.meter_bytes = n;
+        return;
+      }
+      if (now > st.meter_start) {
+        const duration elapsed = since(st.meter_start, now);
+        if (elapsed >= window_) {
+          st.sent = mbps(rate_of(st.meter_bytes, elapsed));
+          st.flags |= sent_known;
+          st.meter_start = now;
+          st.meter_bytes = n;
+          return;
+        }
+      }
+      st.meter_bytes = n > std::numeric_limits<std::int64_t>::max() - st.meter_bytes
+                           ? std::numeric_limits<std::int64_t>::max()
+                           : st.meter_bytes + n;
+    }
+
+    /// @brief The target rate, rounded to whole bps, in [min_rate, line_rate].
+    [[nodiscard]] constexpr bit_rate rate(const flow_state& st) const noexcept {
+      const bit_rate r{static_cast<std::int64_t>(to_double(st.rate) * 1e6 + 0.5)};
+      return r < params_.min_rate ? params_.min_rate
+                                  : (r > params_.line_rate ? params_.line_rate : r);
+    }
+    /// @brief The pacing rate (= rate(st); TIMELY is rate-based, §3.3).
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      return rate(st);
+    }
+    /// @brief The congestion window: bytes::max(), TIMELY is rate-based and has none (the
+    /// netcc::Controller convention for "no window limit").
+    [[nodiscard]] constexpr bytes cwnd() const noexcept { return bytes::max(); }
+    /// @brief The rate in Mbps as the policy computes it.
+    [[nodiscard]] constexpr value_type rate_mbps(const flow_state& st) const noexcept {
+      return st.rate;
+    }
+    /// @brief rtt_diff, the EWMA of consecutive RTT differences, in microseconds (line 3).
+    [[nodiscard]] constexpr value_type rtt_diff_us(const flow_state& st) const noexcept {
+      return st.rtt_diff;
+    }
+    /// @brief normalized_gradient = rtt_diff / minRTT (line 4), dimensionless.
+    [[nodiscard]] constexpr value_type gradient(const flow_state& st) const noexcept {
+      return gradient_of(st.rtt_diff);
+    }
+    /// @brief prev_rtt, the latest RTT sample (zero before the first).
+    [[nodiscard]] constexpr duration prev_rtt(const flow_state& st) const noexcept {
+      return st.prev_rtt;
+    }
+    /// @brief Consecutive completions with a negative gradient, the latest included (saturating).
+    [[nodiscard]] constexpr std::uint32_t negative_gradients(const flow_state& st) const noexcept {
+      return st.neg;
+    }
+    /// @brief True when HAI is engaged: the latest hai_threshold completions or more all had a
+    /// negative gradient (a completion in the gradient zone then adds N delta).
+    [[nodiscard]] constexpr bool hai(const flow_state& st) const noexcept {
+      return st.neg >= params_.hai_threshold;
+    }
+    /// @brief Which line of Algorithm 1 the latest completion ran.
+    [[nodiscard]] constexpr timely_action last_action(const flow_state& st) const noexcept {
+      return st.action;
+    }
+    /// @brief True when the latest completion's increase was withheld as application-limited.
+    [[nodiscard]] constexpr bool increase_held(const flow_state& st) const noexcept {
+      return (st.flags & held) != 0;
+    }
+    /// @brief The meter's sending rate of its last closed window (zero before one closed).
+    [[nodiscard]] constexpr bit_rate send_rate(const flow_state& st) const noexcept {
+      if ((st.flags & sent_known) == 0) return bit_rate::zero();
+      return bit_rate{static_cast<std::int64_t>(to_double(st.sent) * 1e6 + 0.5)};
+    }
+    /// @brief §3.3's static limit on outstanding data (bytes::max() when there is none).
+    [[nodiscard]] constexpr bytes outstanding_limit() const noexcept {
+      return params_.max_outstanding > bytes::zero() ? params_.max_outstanding : bytes::max();
+    }
+    /// @brief The parameters in force (after invalid fields fell back; derived fields as given).
+    [[nodiscard]] constexpr timely_params params() const noexcept { return params_; }
+
+   private:
+    static constexpr std::uint8_t have_prev = 1;   // prev_rtt holds a sample
+    static constexpr std::uint8_t have_last = 2;   // last holds a completion time
+    static constexpr std::uint8_t meter_on = 4;    // on_send has been called
+    static constexpr std::uint8_t sent_known = 8;  // a meter window has closed
+    static constexpr std::uint8_t held = 16;       // the latest increase was withheld
+
+    // One Mbps in bps: rates to the policy's Mbps through a reciprocal (the same value as
+    // ratio(bps, 1e6), without a 128-bit division).
+    static constexpr detail::invariant_divisor per_mbps{1'000'000};
+    static constexpr value_type mbps(bit_rate r) noexcept {
+      return ratio_by<value_type>(r.bps(), per_mbps);
+    }
+    // bytes{n} / elapsed (n >= 0, elapsed > 0), the same value through a reciprocal of elapsed
+    // built without a division (netcc::detail::reciprocal_word).
+    static constexpr bit_rate rate_of(std::int64_t n, duration elapsed) noexcept {
+      const detail::invariant_divisor d{static_cast<std::uint64_t>(elapsed.count())};
+      const detail::u128 x = detail::u128{static_cast<std::uint64_t>(n)} * 8'000'000'000u;
+      if (n < 0 || elapsed <= duration::zero() || !d.fits(x)) return bytes{n} / elapsed;
+      const std::uint64_t q = d.div_floor(x);
+      return bit_rate{q > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                          ? std::numeric_limits<std::int64_t>::max()
+                          : static_cast<std::int64_t>(q)};
+    }
+    // b - a for a < b, saturating at duration::max().
+    static constexpr duration since(timestamp a, timestamp b) noexcept {
+      return duration{detail::saturate_i64(detail::i128{b.count()} - a.count())};
+    }
+
+    constexpr void configure(timely_params p) noexcept {
+      const timely_params d{};
+      if (!(p.line_rate > bit_rate::zero() && p.line_rate <= timely_max_line_rate))
+        p.line_rate = d.line_rate;
+      if (p.t_low < duration::zero()) p.t_low = d.t_low;
+      if (p.t_high <= duration::zero()) p.t_high = d.t_high;
+      if (p.t_high < p.t_low) {  // both back to the defaults (T_low < T_high)
+        p.t_low = d.t_low;
+        p.t_high = d.t_high;
+      }
+      if (!(p.delta >= bit_rate::zero() && p.delta <= p.line_rate))
+        p.delta = d.delta <= p.line_rate ? d.delta : p.line_rate;
+      if (!(p.beta > 0 && p.beta <= 1)) p.beta = d.beta;
+      if (!(p.alpha > 0 && p.alpha <= 1)) p.alpha = d.alpha;
+      if (p.hai_threshold < 1 || p.hai_threshold > timely_max_hai)
+        p.hai_threshold = d.hai_threshold;
+      if (p.hai_factor < 1 || p.hai_factor > timely_max_hai) p.hai_factor = d.hai_factor;
+      if (p.min_rtt <= duration::zero()) p.min_rtt = d.min_rtt;
+      if (p.segment <= bytes::zero()) p.segment = d.segment;
+      if (!(p.min_rate > bit_rate::zero() && p.min_rate <= p.line_rate))
+        p.min_rate = d.min_rate <= p.line_rate ? d.min_rate : p.line_rate;
+      if (!(p.initial_rate >= bit_rate::zero() && p.initial_rate <= p.line_rate))
+        p.initial_rate = d.initial_rate;
+      if (!(p.app_limit >= 0 && p.app_limit <= 1)) p.app_limit = d.app_limit;
+      if (p.send_rate_window < duration::zero()) p.send_rate_window = d.send_rate_window;
+      if (p.ack_rtt != timely_ack_rtt::net) p.ack_rtt = timely_ack_rtt::completion_time;
+      if (p.max_outstanding < bytes::zero()) p.max_outstanding = d.max_outstanding;
+      params_ = p;
+      const value_type zero = num<value_type>(0), one = num<value_type>(1);
+      alpha_ = clamp_num(num<value_type>(p.alpha), zero, one);
+      decays_ = p.alpha < 1;
+      beta_ = clamp_num(num<value_type>(p.beta), zero, one);
+      app_limit_ = clamp_num(num<value_type>(p.app_limit), zero, one);
+      delta_ = mbps(p.delta);
+      // The bounds round toward the inside of [min_rate, line_rate] (netcc::ratio_up /
+      // ratio_down), so the rate in Mbps never lies past them in q32; the floor wins if both
+      // round past each other (min_rate == line_rate between two q32 values).
+      line_ = ratio_down<value_type>(p.line_rate.bps(), 1'000'000);
+      min_ = ratio_up<value_type>(p.min_rate.bps(), 1'000'000);
+      if (line_ < min_) line_ = min_;
+      min_rtt_us_ = ratio<value_type>(p.min_rtt.count(), 1000);
+      if (min_rtt_us_ <= zero) min_rtt_us_ = ratio<value_type>(1, 1000);  // 1 ns: q32 resolution
+      window_ = p.send_rate_window > duration::zero() ? p.send_rate_window : p.min_rtt;
+      min_rtt_ns_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.min_rtt.count())};
+      if constexpr (requires { min_rtt_us_.raw(); })
+        min_rtt_us_raw_ = detail::invariant_divisor{static_cast<std::uint64_t>(min_rtt_us_.raw())};
+      line_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.line_rate.bps())};
+      serial_segment_ = p.segment / p.line_rate;
+    }
+
+    // on_ack's §3.1 RTT: the ACK's completion time less the serialisation of the acknowledged
+    // bytes (at most one segment) at the line rate; 0 (no sample) when no bytes were acknowledged.
+    [[nodiscard]] constexpr duration ack_rtt(duration rtt, bytes acked) const noexcept {
+      if (acked <= bytes::zero() || rtt <= duration::zero()) return duration::zero();
+      if (params_.ack_rtt == timely_ack_rtt::net) return rtt;
+      // timely_rtt(rtt, min(acked, segment), line_rate): a whole segment's serialisation is
+      // configuration; a shorter one is ceil(8e9 acked / line_rate) through the line rate's
+      // reciprocal (the same value as bytes / bit_rate).
+      std::int64_t ser = serial_segment_.count();
+      if (acked < params_.segment) {
+        const detail::u128 x =
+            detail::u128{static_cast<std::uint64_t>(acked.count())} * 8'000'000'000u +
+            (line_div_.divisor() - 1);
+        ser = line_div_.fits(x) ? static_cast<std::int64_t>(line_div_.div_floor(x))
+                                : (acked / params_.line_rate).count();
+      }
+      return rtt.count() > ser ? duration{rtt.count() - ser} : duration::zero();
+    }
+
+    // One microsecond in ns: RTT differences (ns) to the policy's us.
+    static constexpr detail::invariant_divisor per_us{1000};
+
+    // normalized_gradient = d / minRTT (line 4): fixed point divides by minRTT's raw value through
+    // its reciprocal (the same quotient as operator/); double divides.
+    [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
+      if constexpr (requires { d.raw(); }) {
+        return ratio_by<value_type>(d.raw(), min_rtt_us_raw_);
+      } else {
+        return d / min_rtt_us_;
+      }
+    }
+
+    // 1 - T_high / new_rtt = (new_rtt - T_high) / new_rtt for new_rtt > T_high (line 9). Fixed
+    // point: through an integer reciprocal of new_rtt (netcc/core/rsqrt.hpp: a table seed and two
+    // Newton steps, relative error below 2^-36, no division); double divides.
+    [[nodiscard]] constexpr value_type high_excess(duration rtt) const noexcept {
+      const std::int64_t n = rtt.count() - params_.t_high.count();  // in (0, rtt)
+      if constexpr (requires { value_type::fraction_bits; }) {
+        return value_type::from_raw(static_cast<std::int64_t>(
+            detail::mul_recip(static_cast<std::uint64_t>(n),
+                              static_cast<std::uint64_t>(rtt.count()), value_type::fraction_bits)));
+      } else {
+        return ratio<value_type>(n, rtt.count());
+      }
+    }
+
+    // §5: may the rate increase, given the stack's measured sending rate?
+    [[nodiscard]] constexpr bool rate_allows(const flow_state& st,
+                                             bit_rate send_rate) const noexcept {
+      if (app_limit_ == num<value_type>(0)) return true;
+      return mbps(send_rate) > app_limit_ * st.rate;
+    }
+
+    // §5 with the on_send meter: the open window if it already spans the meter window, else the
+    // last closed window; backlogged until the meter has a measurement.
+    [[nodiscard]] constexpr bool meter_allows(const flow_state& st, timestamp now) const noexcept {
+      if (app_limit_ == num<value_type>(0) || (st.flags & meter_on) == 0) return true;
+      if (now > st.meter_start) {
+        const duration elapsed = since(st.meter_start, now);
+        if (elapsed >= window_) return rate_allows(st, rate_of(st.meter_bytes, elapsed));
+      }
+      if ((st.flags & sent_known) == 0) return true;
+      return st.sent > app_limit_ * st.rate;
+    }
+
+    // §5 scale of this completion's update: min(1, (now - t_prev) / minRTT); 1 for the first
+    // completion or unscaled; 0 at or before the previous completion.
+    [[nodiscard]] constexpr value_type scale(const flow_state& st, timestamp now) const noexcept {
+      const value_type one = num<value_type>(1);
+      if (!params_.scale_updates || (st.flags & have_last) == 0) return one;
+      if (now <= st.last) return num<value_type>(0);
+      const duration gap = since(st.last, now);
+      if (gap >= params_.min_rtt) return one;
+      return ratio_by<value_type>(gap.count(), min_rtt_ns_);
+    }
+
+    // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
+    constexpr void update(flow_state& st, timestamp now, duration rtt,
+                          bool may_increase) const noexcept {
+      const value_type zero = num<value_type>(0), one = num<value_type>(1);
+      // Lines 1-2: new_rtt_diff = new_rtt - prev_rtt (0 for the first sample); prev_rtt = new_rtt.
+      // Both are in (0, 2^63), so the difference cannot overflow.
+      const std::int64_t diff_ns =
+          (st.flags & have_prev) != 0 ? rtt.count() - st.prev_rtt.count() : 0;
+      st.prev_rtt = rtt;
+      st.flags |= have_prev;
+      // Line 3: rtt_diff = (1 - alpha) rtt_diff + alpha new_rtt_diff (in us). In exact
+      // arithmetic a filter fed zero differences decays towards 0 without reaching it, so its
+      // sign (the gradient's) holds: when a zero difference would round a nonzero rtt_diff to 0
+      // (q32 below 2^-32 us with alpha > 1/2; double below its smallest subnormal) it keeps its
+      // last value instead, the same rule in both policies. With alpha = 1 the filter is the last
+      // difference and a zero difference is exactly 0 (decays_ is false).
+      const value_type prev_diff = st.rtt_diff;
+      st.rtt_diff = (one - alpha_) * prev_diff + alpha_ * ratio_by<value_type>(diff_ns, per_us);
+      if (diff_ns == 0 && st.rtt_diff == zero && decays_) st.rtt_diff = prev_diff;
+      // Line 4: normalized_gradient = rtt_diff / minRTT. Its sign is rtt_diff's (minRTT > 0), so
+      // the branches below test rtt_diff itself: the quotient would round a small rtt_diff to 0
+      // in fixed point (|rtt_diff| < minRTT 2^-33 us in q32) and end HAI while double, and the
+      // paper's arithmetic, keep counting. g is only needed for line 14's magnitude.
+      // HAI counter: consecutive completions with a negative gradient.
+      if (st.rtt_diff < zero) {
+        if (st.neg != 0xFFFF'FFFFu) ++st.neg;
+      } else {
+        st.neg = 0;
+      }
+      // §5: scale of this update; the previous-completion time never moves backwards.
+      const value_type f = scale(st, now);
+      if ((st.flags & have_last) == 0 || now > st.last) st.last = now;
+      st.flags = static_cast<std::uint8_t>((st.flags | have_last) & ~held);
+      const auto increase = [&](value_type n_delta) {
+        if (may_increase) {
+          st.rate = clamp_num(st.rate + f * n_delta, min_, line_);
+        } else {
+          st.flags |= held;
+        }
+      };
+      const auto decrease = [&](value_type cut) {  // rate *= 1 - f cut, the factor in [0, 1]
+        st.rate = clamp_num(st.rate * clamp_num(one - f * cut, zero, one), min_, line_);
+      };
+      if (rtt < params_.t_low) {  // lines 5-7: rate += delta
+        st.action = timely_action::increase_low;
+        increase(delta_);
+      } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
+        st.action = timely_action::decrease_high;
+        decrease(beta_ * high_excess(rtt));
+      } else if (st.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
+        const bool in_hai = st.neg >= params_.hai_threshold;
+        st.action = in_hai ? timely_action::increase_hai : timely_action::increase;
+        increase(in_hai ? number_traits<value_type>::from_int(params_.hai_factor) * delta_
+                        : delta_);
+      } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
+        st.action = timely_action::decrease_gradient;
+        decrease(beta_ * gradient_of(st.rtt_diff));
+      }
+    }
+
+    // The parameters in force and the numbers derived from them.
+    timely_params params_{};
+    value_type alpha_{};
+    value_type beta_{};
+    value_type app_limit_{};
+    value_type delta_{};
+    value_type line_{};
+    value_type min_{};
+    value_type min_rtt_us_{};
+    // Divisions by configuration values (minRTT in ns for the §5 scale, minRTT in the policy's
+    // us for line 4) through reciprocals: the same quotients, without a division instruction.
+    detail::invariant_divisor min_rtt_ns_{};
+    detail::invariant_divisor min_rtt_us_raw_{};
+    duration window_{};
+    detail::invariant_divisor line_div_{};  // line rate in bps (§3.1 serialisation)
+    duration serial_segment_{};             // one segment at the line rate
+    bool decays_ = true;                    // alpha < 1: rtt_diff keeps a share of its past
+  };
+
+  /// @brief Bytes of per-flow state, sizeof(flow_state): rate, rtt_diff and the metered send
+  /// rate (3 numbers), prev_rtt, the previous completion time, the meter's window opening and
+  /// byte count (4 x 64 bits), the HAI counter (32 bits), the last action and flags (2 bytes),
+  /// padded: 64 B for double and q32. The parameters and the constants derived from them are
+  /// config, shared by every flow of a class.
   static constexpr std::size_t state_bytes = sizeof(flow_state);
 
+  /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
+  /// defaults; netcc::make reports them instead).
+  constexpr explicit basic_timely(const timely_params& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief A completion event whose RTT is the §3.1 RTT (net of serialisation): Algorithm 1
+  /// with the §5 rules, the application's rate taken from the on_send meter (config::on_rtt).
+  /// An RTT of zero or below is ignored.
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_rtt(const E& e) noexcept { cfg_.on_rtt(s_, e); }
+  /// @brief As on_rtt(e), with the application's sending rate measured by the stack (§5).
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_rtt(const E& e, bit_rate send_rate) noexcept { cfg_.on_rtt(s_, e, send_rate); }
+  /// @brief An ACK completing a segment, its RTT a completion time (config::on_ack).
+  template <class E>
+  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e) noexcept {
+    cfg_.on_ack(s_, e);
+  }
+  /// @brief As on_ack(e), with the application's sending rate measured by the stack (§5).
+  template <class E>
+  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e,
+                                                                  bit_rate send_rate) noexcept {
+    cfg_.on_ack(s_, e, send_rate);
+  }
+  /// @brief `b` bytes were sent at `now`: the §5 send-rate meter (config::on_send).
+  constexpr void on_send(bytes b, timestamp now) noexcept { cfg_.on_send(s_, b, now); }
+
+  /// @brief The target rate, rounded to whole bps, in [min_rate, line_rate].
+  [[nodiscard]] constexpr bit_rate rate() const noexcept { return cfg_.rate(s_); }
+  /// @brief The pacing rate (= rate(); TIMELY is rate-based, §3.3).
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief The congestion window: bytes::max(), TIMELY is rate-based and has none.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(); }
+  /// @brief The rate in Mbps as the policy computes it.
+  [[nodiscard]] constexpr value_type rate_mbps() const noexcept { return cfg_.rate_mbps(s_); }
+  /// @brief rtt_diff, the EWMA of consecutive RTT differences, in microseconds (line 3).
+  [[nodiscard]] constexpr value_type rtt_diff_us() const noexcept { return cfg_.rtt_diff_us(s_); }
+  /// @brief normalized_gradient = rtt_diff / minRTT (line 4), dimensionless.
+  [[nodiscard]] constexpr value_type gradient() const noexcept { return cfg_.gradient(s_); }
+  /// @brief prev_rtt, the latest RTT sample (zero before the first).
+  [[nodiscard]] constexpr duration prev_rtt() const noexcept { return cfg_.prev_rtt(s_); }
+  /// @brief Consecutive completions with a negative gradient, the latest included (saturating).
+  [[nodiscard]] constexpr std::uint32_t negative_gradients() const noexcept {
+    return cfg_.negative_gradients(s_);
+  }
+  /// @brief True when HAI is engaged (config::hai).
+  [[nodiscard]] constexpr bool hai() const noexcept { return cfg_.hai(s_); }
+  /// @brief Which line of Algorithm 1 the latest completion ran.
+  [[nodiscard]] constexpr timely_action last_action() const noexcept {
+    return cfg_.last_action(s_);
+  }
+  /// @brief True when the latest completion's increase was withheld as application-limited.
+  [[nodiscard]] constexpr bool increase_held() const noexcept { return cfg_.increase_held(s_); }
+  /// @brief The meter's sending rate of its last closed window (zero before one closed).
+  [[nodiscard]] constexpr bit_rate send_rate() const noexcept { return cfg_.send_rate(s_); }
+  /// @brief §3.3's static limit on outstanding data (bytes::max() when there is none).
+  [[nodiscard]] constexpr bytes outstanding_limit() const noexcept {
+    return cfg_.outstanding_limit();
+  }
+  /// @brief The parameters in force (after invalid fields fell back; derived fields as given).
+  [[nodiscard]] constexpr timely_params params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
  private:
-  // One Mbps in bps: rates to the policy's Mbps through a reciprocal (the same value as
-  // ratio(bps, 1e6), without a 128-bit division).
-  static constexpr detail::invariant_divisor per_mbps{1'000'000};
-  static constexpr value_type mbps(bit_rate r) noexcept {
-    return ratio_by<value_type>(r.bps(), per_mbps);
-  }
-  // bytes{n} / elapsed (n >= 0, elapsed > 0), the same value through a reciprocal of elapsed
-  // built without a division (netcc::detail::reciprocal_word).
-  static constexpr bit_rate rate_of(std::int64_t n, duration elapsed) noexcept {
-    const detail::invariant_divisor d{static_cast<std::uint64_t>(elapsed.count())};
-    const detail::u128 x = detail::u128{static_cast<std::uint64_t>(n)} * 8'000'000'000u;
-    if (n < 0 || elapsed <= duration::zero() || !d.fits(x)) return bytes{n} / elapsed;
-    const std::uint64_t q = d.div_floor(x);
-    return bit_rate{q > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
-                        ? std::numeric_limits<std::int64_t>::max()
-                        : static_cast<std::int64_t>(q)};
-  }
-  // b - a for a < b, saturating at duration::max().
-  static constexpr duration since(timestamp a, timestamp b) noexcept {
-    return duration{detail::saturate_i64(detail::i128{b.count()} - a.count())};
-  }
-
-  constexpr void configure(timely_params p) noexcept {
-    const timely_params d{};
-    if (!(p.line_rate > bit_rate::zero() && p.line_rate <= timely_max_line_rate))
-      p.line_rate = d.line_rate;
-    if (p.t_low < duration::zero()) p.t_low = d.t_low;
-    if (p.t_high <= duration::zero()) p.t_high = d.t_high;
-    if (p.t_high < p.t_low) {  // both back to the defaults (T_low < T_high)
-      p.t_low = d.t_low;
-      p.t_high = d.t_high;
-    }
-    if (!(p.delta >= bit_rate::zero() && p.delta <= p.line_rate))
-      p.delta = d.delta <= p.line_rate ? d.delta : p.line_rate;
-    if (!(p.beta > 0 && p.beta <= 1)) p.beta = d.beta;
-    if (!(p.alpha > 0 && p.alpha <= 1)) p.alpha = d.alpha;
-    if (p.hai_threshold < 1 || p.hai_threshold > timely_max_hai) p.hai_threshold = d.hai_threshold;
-    if (p.hai_factor < 1 || p.hai_factor > timely_max_hai) p.hai_factor = d.hai_factor;
-    if (p.min_rtt <= duration::zero()) p.min_rtt = d.min_rtt;
-    if (p.segment <= bytes::zero()) p.segment = d.segment;
-    if (!(p.min_rate > bit_rate::zero() && p.min_rate <= p.line_rate))
-      p.min_rate = d.min_rate <= p.line_rate ? d.min_rate : p.line_rate;
-    if (!(p.initial_rate >= bit_rate::zero() && p.initial_rate <= p.line_rate))
-      p.initial_rate = d.initial_rate;
-    if (!(p.app_limit >= 0 && p.app_limit <= 1)) p.app_limit = d.app_limit;
-    if (p.send_rate_window < duration::zero()) p.send_rate_window = d.send_rate_window;
-    if (p.ack_rtt != timely_ack_rtt::net) p.ack_rtt = timely_ack_rtt::completion_time;
-    if (p.max_outstanding < bytes::zero()) p.max_outstanding = d.max_outstanding;
-    params_ = p;
-    const value_type zero = num<value_type>(0), one = num<value_type>(1);
-    alpha_ = clamp_num(num<value_type>(p.alpha), zero, one);
-    decays_ = p.alpha < 1;
-    beta_ = clamp_num(num<value_type>(p.beta), zero, one);
-    app_limit_ = clamp_num(num<value_type>(p.app_limit), zero, one);
-    delta_ = mbps(p.delta);
-    // The bounds round toward the inside of [min_rate, line_rate] (netcc::ratio_up /
-    // ratio_down), so the rate in Mbps never lies past them in q32; the floor wins if both
-    // round past each other (min_rate == line_rate between two q32 values).
-    line_ = ratio_down<value_type>(p.line_rate.bps(), 1'000'000);
-    min_ = ratio_up<value_type>(p.min_rate.bps(), 1'000'000);
-    if (line_ < min_) line_ = min_;
-    min_rtt_us_ = ratio<value_type>(p.min_rtt.count(), 1000);
-    if (min_rtt_us_ <= zero) min_rtt_us_ = ratio<value_type>(1, 1000);  // 1 ns: q32 resolution
-    window_ = p.send_rate_window > duration::zero() ? p.send_rate_window : p.min_rtt;
-    min_rtt_ns_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.min_rtt.count())};
-    if constexpr (requires { min_rtt_us_.raw(); })
-      min_rtt_us_raw_ = detail::invariant_divisor{static_cast<std::uint64_t>(min_rtt_us_.raw())};
-    line_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.line_rate.bps())};
-    serial_segment_ = p.segment / p.line_rate;
-    s_ = flow_state{};
-    const bit_rate init = p.initial_rate > bit_rate::zero() ? p.initial_rate : p.line_rate;
-    s_.rate = clamp_num(mbps(init), min_, line_);
-  }
-
-  // on_ack's §3.1 RTT: the ACK's completion time less the serialisation of the acknowledged
-  // bytes (at most one segment) at the line rate; 0 (no sample) when no bytes were acknowledged.
-  [[nodiscard]] constexpr duration ack_rtt(duration rtt, bytes acked) const noexcept {
-    if (acked <= bytes::zero() || rtt <= duration::zero()) return duration::zero();
-    if (params_.ack_rtt == timely_ack_rtt::net) return rtt;
-    // timely_rtt(rtt, min(acked, segment), line_rate): a whole segment's serialisation is
-    // configuration; a shorter one is ceil(8e9 acked / line_rate) through the line rate's
-    // reciprocal (the same value as bytes / bit_rate).
-    std::int64_t ser = serial_segment_.count();
-    if (acked < params_.segment) {
-      const detail::u128 x =
-          detail::u128{static_cast<std::uint64_t>(acked.count())} * 8'000'000'000u +
-          (line_div_.divisor() - 1);
-      ser = line_div_.fits(x) ? static_cast<std::int64_t>(line_div_.div_floor(x))
-                              : (acked / params_.line_rate).count();
-    }
-    return rtt.count() > ser ? duration{rtt.count() - ser} : duration::zero();
-  }
-
-  // One microsecond in ns: RTT differences (ns) to the policy's us.
-  static constexpr detail::invariant_divisor per_us{1000};
-
-  // normalized_gradient = d / minRTT (line 4): fixed point divides by minRTT's raw value through
-  // its reciprocal (the same quotient as operator/); double divides.
-  [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
-    if constexpr (requires { d.raw(); }) {
-      return ratio_by<value_type>(d.raw(), min_rtt_us_raw_);
-    } else {
-      return d / min_rtt_us_;
-    }
-  }
-
-  // 1 - T_high / new_rtt = (new_rtt - T_high) / new_rtt for new_rtt > T_high (line 9). Fixed
-  // point: through an integer reciprocal of new_rtt (netcc/core/rsqrt.hpp: a table seed and two
-  // Newton steps, relative error below 2^-36, no division); double divides.
-  [[nodiscard]] constexpr value_type high_excess(duration rtt) const noexcept {
-    const std::int64_t n = rtt.count() - params_.t_high.count();  // in (0, rtt)
-    if constexpr (requires { value_type::fraction_bits; }) {
-      return value_type::from_raw(static_cast<std::int64_t>(
-          detail::mul_recip(static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(rtt.count()),
-                            value_type::fraction_bits)));
-    } else {
-      return ratio<value_type>(n, rtt.count());
-    }
-  }
-
-  // §5: may the rate increase, given the stack's measured sending rate?
-  [[nodiscard]] constexpr bool rate_allows(bit_rate send_rate) const noexcept {
-    if (app_limit_ == num<value_type>(0)) return true;
-    return mbps(send_rate) > app_limit_ * s_.rate;
-  }
-
-  // §5 with the on_send meter: the open window if it already spans the meter window, else the
-  // last closed window; backlogged until the meter has a measurement.
-  [[nodiscard]] constexpr bool meter_allows(timestamp now) const noexcept {
-    if (app_limit_ == num<value_type>(0) || (s_.flags & meter_on) == 0) return true;
-    if (now > s_.meter_start) {
-      const duration elapsed = since(s_.meter_start, now);
-      if (elapsed >= window_) return rate_allows(rate_of(s_.meter_bytes, elapsed));
-    }
-    if ((s_.flags & sent_known) == 0) return true;
-    return s_.sent > app_limit_ * s_.rate;
-  }
-
-  // §5 scale of this completion's update: min(1, (now - t_prev) / minRTT); 1 for the first
-  // completion or unscaled; 0 at or before the previous completion.
-  [[nodiscard]] constexpr value_type scale(timestamp now) const noexcept {
-    const value_type one = num<value_type>(1);
-    if (!params_.scale_updates || (s_.flags & have_last) == 0) return one;
-    if (now <= s_.last) return num<value_type>(0);
-    const duration gap = since(s_.last, now);
-    if (gap >= params_.min_rtt) return one;
-    return ratio_by<value_type>(gap.count(), min_rtt_ns_);
-  }
-
-  // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
-  constexpr void update(timestamp now, duration rtt, bool may_increase) noexcept {
-    const value_type zero = num<value_type>(0), one = num<value_type>(1);
-    // Lines 1-2: new_rtt_diff = new_rtt - prev_rtt (0 for the first sample); prev_rtt = new_rtt.
-    // Both are in (0, 2^63), so the difference cannot overflow.
-    const std::int64_t diff_ns =
-        (s_.flags & have_prev) != 0 ? rtt.count() - s_.prev_rtt.count() : 0;
-    s_.prev_rtt = rtt;
-    s_.flags |= have_prev;
-    // Line 3: rtt_diff = (1 - alpha) rtt_diff + alpha new_rtt_diff (in us). In exact
-    // arithmetic a filter fed zero differences decays towards 0 without reaching it, so its
-    // sign (the gradient's) holds: when a zero difference would round a nonzero rtt_diff to 0
-    // (q32 below 2^-32 us with alpha > 1/2; double below its smallest subnormal) it keeps its
-    // last value instead, the same rule in both policies. With alpha = 1 the filter is the last
-    // difference and a zero difference is exactly 0 (decays_ is false).
-    const value_type prev_diff = s_.rtt_diff;
-    s_.rtt_diff = (one - alpha_) * prev_diff + alpha_ * ratio_by<value_type>(diff_ns, per_us);
-    if (diff_ns == 0 && s_.rtt_diff == zero && decays_) s_.rtt_diff = prev_diff;
-    // Line 4: normalized_gradient = rtt_diff / minRTT. Its sign is rtt_diff's (minRTT > 0), so
-    // the branches below test rtt_diff itself: the quotient would round a small rtt_diff to 0
-    // in fixed point (|rtt_diff| < minRTT 2^-33 us in q32) and end HAI while double, and the
-    // paper's arithmetic, keep counting. g is only needed for line 14's magnitude.
-    // HAI counter: consecutive completions with a negative gradient.
-    if (s_.rtt_diff < zero) {
-      if (s_.neg != 0xFFFF'FFFFu) ++s_.neg;
-    } else {
-      s_.neg = 0;
-    }
-    // §5: scale of this update; the previous-completion time never moves backwards.
-    const value_type f = scale(now);
-    if ((s_.flags & have_last) == 0 || now > s_.last) s_.last = now;
-    s_.flags = static_cast<std::uint8_t>((s_.flags | have_last) & ~held);
-    const auto increase = [&](value_type n_delta) {
-      if (may_increase) {
-        s_.rate = clamp_num(s_.rate + f * n_delta, min_, line_);
-      } else {
-        s_.flags |= held;
-      }
-    };
-    const auto decrease = [&](value_type cut) {  // rate *= 1 - f cut, the factor in [0, 1]
-      s_.rate = clamp_num(s_.rate * clamp_num(one - f * cut, zero, one), min_, line_);
-    };
-    if (rtt < params_.t_low) {  // lines 5-7: rate += delta
-      s_.action = timely_action::increase_low;
-      increase(delta_);
-    } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
-      s_.action = timely_action::decrease_high;
-      decrease(beta_ * high_excess(rtt));
-    } else if (s_.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
-      const bool in_hai = s_.neg >= params_.hai_threshold;
-      s_.action = in_hai ? timely_action::increase_hai : timely_action::increase;
-      increase(in_hai ? number_traits<value_type>::from_int(params_.hai_factor) * delta_ : delta_);
-    } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
-      s_.action = timely_action::decrease_gradient;
-      decrease(beta_ * gradient_of(s_.rtt_diff));
-    }
-  }
-
-  // Configuration.
-  timely_params params_{};
-  value_type alpha_{};
-  value_type beta_{};
-  value_type app_limit_{};
-  value_type delta_{};
-  value_type line_{};
-  value_type min_{};
-  value_type min_rtt_us_{};
-  // Divisions by configuration values (minRTT in ns for the §5 scale, minRTT in the policy's
-  // us for line 4) through reciprocals: the same quotients, without a division instruction.
-  detail::invariant_divisor min_rtt_ns_{};
-  detail::invariant_divisor min_rtt_us_raw_{};
-  duration window_{};
-  detail::invariant_divisor line_div_{};  // line rate in bps (§3.1 serialisation)
-  duration serial_segment_{};             // one segment at the line rate
-  bool decays_ = true;                    // alpha < 1: rtt_diff keeps a share of its past
-  // Per-flow state.
-  flow_state s_{};
+  config cfg_;
+  flow_state s_;
 };
 
 /// @brief TIMELY with double arithmetic.
 using timely = basic_timely<>;
 
-// Per-flow state budget: 64 B (see basic_timely::state_bytes for what is counted). The whole
-// object adds the parameters and seven derived numbers and the meter window.
-static_assert(timely::state_bytes <= 64, "timely: per-flow state within 64 B");
-static_assert(basic_timely<arith::q32>::state_bytes <= 64,
+// Per-flow state budget: 64 B (see basic_timely::state_bytes for what is counted), state_bytes =
+// sizeof(flow_state), in double and in q32. The 32 B asked of the fixed-point form is not met:
+// the rate and rtt_diff need 63 bits each in q32, and prev_rtt, the previous completion and the
+// meter's window 64-bit times to keep their behaviour. The configuration (config: the parameters,
+// seven derived numbers, three reciprocals, the meter window and a segment's serialisation) is
+// shared by a class of flows.
+static_assert(sizeof(timely::flow_state) <= 64, "timely: per-flow state within 64 B");
+static_assert(sizeof(basic_timely<arith::q32>::flow_state) <= 64,
               "timely q32: per-flow state within 64 B");
+static_assert(timely::state_bytes == sizeof(timely::flow_state));
 static_assert(sizeof(timely) <= 64 + 320, "timely: 64 B state + at most 320 B configuration");
 static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 320,
               "timely q32: 64 B state + at most 320 B configuration");
