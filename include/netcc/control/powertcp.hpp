@@ -399,6 +399,21 @@ class rtt_power {
   template <Number T, class E>
   requires accepts<E>
   constexpr power_sample<T> sample(const E& e, duration tau) noexcept {
+    return sample_impl<T>(e, tau, nullptr);
+  }
+  /// @brief As sample(e, tau), with tau's reciprocal `tau_div` (holding tau >= 1): RTT / tau
+  /// through netcc::ratio_by, the same value as netcc::ratio.
+  template <Number T, class E>
+  requires accepts<E>
+  constexpr power_sample<T> sample(const E& e, duration tau,
+                                   const detail::invariant_divisor& tau_div) noexcept {
+    return sample_impl<T>(e, tau, &tau_div);
+  }
+
+ private:
+  template <Number T, class E>
+  constexpr power_sample<T> sample_impl(const E& e, duration tau,
+                                        const detail::invariant_divisor* tau_div) noexcept {
     using ft = feedback_traits<E>;
     const duration rtt = ft::rtt(e);
     const timestamp now = ft::now(e);
@@ -414,13 +429,14 @@ class rtt_power {
     }
     const T zero = num<T>(0), one = num<T>(1), pmax = powertcp_max_power<T>();
     const std::int64_t drtt = detail::sat_sub(rtt.count(), prev_rtt_.count());
-    const T current = clamp_num(ratio<T>(drtt, dt.count()) + one, zero, pmax);    // thetadot + 1
-    const T voltage = clamp_num(ratio<T>(rtt.count(), tau.count()), zero, pmax);  // RTT / tau
+    const T current = clamp_num(ratio<T>(drtt, dt.count()) + one, zero, pmax);  // thetadot + 1
+    const T voltage = clamp_num(tau_div != nullptr ? ratio_by<T>(rtt.count(), *tau_div)
+                                                   : ratio<T>(rtt.count(), tau.count()),
+                                zero, pmax);  // RTT / tau
     remember(rtt, now);
     return {true, clamp_num(current * voltage, zero, pmax), dt};  // line 13
   }
 
- private:
   constexpr void remember(duration rtt, timestamp now) noexcept {
     prev_rtt_ = rtt;
     prev_t_ = now;
@@ -554,6 +570,8 @@ class basic_powertcp {
     power_sample<value_type> s;
     if constexpr (fixed && detail::powertcp_int_signal<Signal>) {
       s = signal_.template sample<value_type>(e, tau_, recip_);  // line 4
+    } else if constexpr (fixed) {
+      s = signal_.template sample<value_type>(e, tau_, tau_div_);  // line 4
     } else {
       s = signal_.template sample<value_type>(e, tau_);  // line 4
     }
