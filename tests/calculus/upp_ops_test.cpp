@@ -305,13 +305,25 @@ ext diff(const ext& a, const ext& b) {
   return a.is_inf() ? a : ext{a.value() - b.value()};
 }
 
+// inf{d >= 0 | f(t) <= g(t + d)} for non-decreasing f, g, including f(t) = +infinity (met
+// where g is +infinity: from its first +infinity on, g being non-decreasing).
+ext delay_at(const curve& f, const curve& g, rational t) {
+  if (!f(t).is_inf()) return calc_test::brute_delay_at(f, g, t);
+  for (const auto& p : g.breakpoints()) {
+    if (p.value.is_inf() || p.right.is_inf()) return ext{p.t < t ? q(0) : p.t - t};
+  }
+  return ext::infinity();
+}
+
 // Deconvolution: the definition sampled (a lower bound for every u, equal to the supremum over
 // the unrolled curves), and the residuation laws of LB&T Thm 3.1.12 checked exactly on
 // canonical forms: (f ⊘ g) ⊗ g >= f and (f ⊗ g) ⊘ g <= f.
 RC_GTEST_PROP(UppOpsLaws, DeconvolutionMatchesDefinitionAndResiduation, ()) {
   const bool mono = *rc::gen::arbitrary<bool>();
   const upp f = *gen_upp(mono);
-  const upp g = *gen_upp(mono);
+  upp g = *gen_upp(mono);
+  // often a faster divisor, so that most results are finite
+  if (*rc::gen::arbitrary<bool>()) g = g + upp::from_curve(curve::rate(q(2)));
   const upp h = deconvolve(f, g);
   RC_ASSERT(h.valid());
   const bool all_inf = h(q(0)).is_inf() && h.periodic_infinite() && h.transient() == q(0);
@@ -439,11 +451,11 @@ RC_GTEST_PROP(UppOpsLaws, DeviationTimes, ()) {
         cg = g.unroll(gh);
       }
       if (hp.reach == deviation_reach::at) {
-        RC_ASSERT(calc_test::brute_delay_at(cf, cg, hp.time) == hp.value);
+        RC_ASSERT(delay_at(cf, cg, hp.time) == hp.value);
       }
       if (hp.reach != deviation_reach::at_infinity) {
         for (const rational& s : calc_test::grid(hp.time, q(1, 8))) {
-          if (s < hp.time) RC_ASSERT(calc_test::brute_delay_at(cf, cg, s) < hp.value);
+          if (s < hp.time) RC_ASSERT(delay_at(cf, cg, s) < hp.value);
         }
       }
     }
@@ -481,11 +493,11 @@ RC_GTEST_PROP(UppOpsLaws, CurveDeviationTimes, ()) {
     if (hd.valid()) {
       RC_ASSERT(hp.value == hd.value);
       if (hp.reach == deviation_reach::at) {
-        RC_ASSERT(calc_test::brute_delay_at(f, g, hp.time) == hp.value);
+        RC_ASSERT(delay_at(f, g, hp.time) == hp.value);
       }
       if (hp.reach != deviation_reach::at_infinity) {
         for (const rational& s : calc_test::grid(hp.time, q(1, 8))) {
-          if (s < hp.time) RC_ASSERT(calc_test::brute_delay_at(f, g, s) < hp.value);
+          if (s < hp.time) RC_ASSERT(delay_at(f, g, s) < hp.value);
         }
       }
     }
