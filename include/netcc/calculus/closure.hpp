@@ -225,7 +225,7 @@ bool closure_elements(const calculus::basic_curve<T>& w, T from, T to,
 // f ⊗ g = min(f ⊗ g|[0, T_g + L], f|[0, T_f] ⊗ g), each a convolution with a finite piece.
 // This stays exact when the faster pattern takes +infinity between finite points (closures
 // of points and segments do), where a bound from the pattern's finite values alone would not
-// hold.
+// hold; without such gaps the UPP convolution is used as is.
 template <class T>
 calculus::basic_upp<T> closure_convolve(const calculus::basic_upp<T>& f,
                                         const calculus::basic_upp<T>& g) {
@@ -239,6 +239,14 @@ calculus::basic_upp<T> closure_convolve(const calculus::basic_upp<T>& f,
   const bool g_fast = f.rise() * g.period() < g.rise() * f.period();
   const U& slow = g_fast ? f : g;
   const U& fast = g_fast ? g : f;
+  bool gaps = false;  // +infinity between finite points of the faster pattern
+  const T end = fast.transient() + fast.period();
+  for (const auto& p : fast.base().breakpoints()) {
+    if (p.t < fast.transient() || !(p.t < end)) continue;
+    if (p.value.is_inf() || p.right.is_inf()) gaps = true;
+  }
+  if (fast.base().right_limit(fast.transient()).is_inf()) gaps = true;
+  if (!gaps) return convolve(f, g);
   T l{};
   std::int64_t ka = 0;
   std::int64_t kb = 0;
