@@ -33,7 +33,11 @@
 ///   the path). Rates are compared in whole Mbps (netcc::detail::powertcp_rate32).
 /// - Algorithm 1 line 7 (FastTune Alg. 2 line 7) starts from u = 0 and takes strictly larger
 ///   values, so an idle path (u = 0 everywhere) would leave tau unset; netcc takes the first
-///   valid hop as the initial candidate (ties keep the earlier hop).
+///   valid hop as the initial candidate (ties keep the earlier hop). "Larger" compares the
+///   hops' u' without dividing (cross-multiplication of u' = n / e; values at or above the
+///   2^30 clamp are equal): exactly in fixed point, in floating point for double, so two hops
+///   whose u' differ by less than the policy's rounding are told apart by their exact values;
+///   only the chosen hop's u' is divided out, once per ACK.
 /// - A negative tx-byte delta (counter noise) counts as a zero tx rate; u' is clamped to
 ///   [0, 2^30] (above it the window laws' Wc * eta / U is below 2 bytes for any window).
 /// - Wrapped counters: timestamp and tx-byte deltas are modulo their widths, from the event's

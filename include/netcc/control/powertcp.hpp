@@ -60,7 +60,9 @@
 ///   every window the policies represent, so the clamp changes no window.
 /// - Algorithm 1 line 20 picks the hop with the strictly largest power starting from 0, so an
 ///   all-idle path (power 0 everywhere) would never set Delta t; netcc takes the first valid hop
-///   as the initial candidate (ties keep the earlier hop).
+///   as the initial candidate (ties keep the earlier hop). Double compares the hops' powers by
+///   cross-multiplication and divides out the chosen one only; fixed point computes each hop's
+///   power through cached reciprocals of its link rate and BDP (the same values as dividing).
 /// - Line 23 with Delta t > tau would give the old value a negative weight; the weight is
 ///   min(Delta t, tau)/tau (netcc::time_weight).
 /// - For PowerTCP (INT), the minimum-RTT tau needs an RTT sample on the ACK; it is used when
