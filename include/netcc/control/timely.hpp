@@ -101,9 +101,9 @@
 ///
 /// Fixed point without division: line 9's T_high / new_rtt goes through an integer reciprocal
 /// (netcc/core/rsqrt.hpp, relative error below 2^-36: a rate error below 2^-36 of the rate);
-/// the other quotients (line 4 by minRTT, the §5 scale, unit conversions, the §3.1
-/// serialisation, the send meter) through reciprocals (netcc::detail::invariant_divisor), with
-/// the same values as the fixed-point quotients.
+/// the other per-completion quotients (line 4 by minRTT, the §5 scale, unit conversions, the
+/// §3.1 serialisation) through reciprocals (netcc::detail::invariant_divisor), with the same
+/// values as the fixed-point quotients. The send meter divides once per closed window.
 ///
 /// Deviations: none in Algorithm 1. Rates are held in Mbps in the policy's number type (q32
 /// then covers up to 2 Pbps with 2^-32 Mbps resolution) and rtt_diff in microseconds (q32: up
@@ -526,16 +526,11 @@ class basic_timely {
     static constexpr value_type mbps(bit_rate r) noexcept {
       return ratio_by<value_type>(r.bps(), per_mbps);
     }
-    // bytes{n} / elapsed (n >= 0, elapsed > 0), the same value through a reciprocal of elapsed
-    // built without a division (netcc::detail::reciprocal_word).
+    // The send meter's rate of a window, bytes{n} / elapsed: one division per window of at
+    // least send_rate_window (once per minimum RTT by default), not per packet; a reciprocal
+    // built per window (netcc::detail::reciprocal_word) measured slower than the division here.
     static constexpr bit_rate rate_of(std::int64_t n, duration elapsed) noexcept {
-      const detail::invariant_divisor d{static_cast<std::uint64_t>(elapsed.count())};
-      const detail::u128 x = detail::u128{static_cast<std::uint64_t>(n)} * 8'000'000'000u;
-      if (n < 0 || elapsed <= duration::zero() || !d.fits(x)) return bytes{n} / elapsed;
-      const std::uint64_t q = d.div_floor(x);
-      return bit_rate{q > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
-                          ? std::numeric_limits<std::int64_t>::max()
-                          : static_cast<std::int64_t>(q)};
+      return bytes{n} / elapsed;
     }
     // b - a for a < b, saturating at duration::max().
     static constexpr duration since(timestamp a, timestamp b) noexcept {
