@@ -13,12 +13,14 @@
 #pragma once
 
 #include "netcc/calculus/cc_driver.hpp"
+#include "netcc/calculus/closure.hpp"
 #include "netcc/calculus/curve.hpp"
 #include "netcc/calculus/maxplus.hpp"
 #include "netcc/calculus/minplus.hpp"
 #include "netcc/calculus/path_server.hpp"
 #include "netcc/calculus/rational.hpp"
 #include "netcc/calculus/upp.hpp"
+#include "netcc/calculus/upp_ops.hpp"
 #include "netcc/control/bolt_sender.hpp"
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/control/dcqcn.hpp"
