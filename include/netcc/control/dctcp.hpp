@@ -581,10 +581,14 @@ class basic_dctcp {
       // one read and one write of the state.
       if constexpr (compact) {
         flow_state s = st;
-        handle_ack(s, e);
+        handle_ack(s, feedback_traits<E>::ack_seq(e), feedback_traits<E>::snd_nxt(e),
+                   acked_count(feedback_traits<E>::acked_bytes(e)),
+                   feedback_traits<E>::ecn_echo(e));
         st = s;
       } else {
-        handle_ack(st, e);
+        handle_ack(st, feedback_traits<E>::ack_seq(e), feedback_traits<E>::snd_nxt(e),
+                   acked_count(feedback_traits<E>::acked_bytes(e)),
+                   feedback_traits<E>::ecn_echo(e));
       }
     }
 
@@ -594,10 +598,10 @@ class basic_dctcp {
     constexpr void on_loss(flow_state& st, const E& e) const noexcept {
       if constexpr (compact) {
         flow_state s = st;
-        handle_loss(s, e);
+        handle_loss(s, feedback_traits<E>::ack_seq(e), feedback_traits<E>::snd_nxt(e));
         st = s;
       } else {
-        handle_loss(st, e);
+        handle_loss(st, feedback_traits<E>::ack_seq(e), feedback_traits<E>::snd_nxt(e));
       }
     }
 
@@ -613,13 +617,9 @@ class basic_dctcp {
     }
 
    private:
-    template <class E>
-    constexpr void handle_ack(flow_state& st, const E& e) const noexcept {
-      using ft = feedback_traits<E>;
-      const sequence ack = ft::ack_seq(e);
-      const sequence nxt = ft::snd_nxt(e);
-      const std::uint64_t acked = acked_count(ft::acked_bytes(e));
-      const bool ece = ft::ecn_echo(e);
+    // The ACK's fields alone (the event itself may be large: an INT stack).
+    constexpr void handle_ack(flow_state& st, sequence ack, sequence nxt, std::uint64_t acked,
+                              bool ece) const noexcept {
       const bool fresh_window = open_windows(st, nxt);
       // RFC 8257 §3.3: count acked and marked bytes; at the end of the window update alpha.
       count(st, acked, ece);
@@ -645,11 +645,7 @@ class basic_dctcp {
       grow(st, acked, nxt, ack);
     }
 
-    template <class E>
-    constexpr void handle_loss(flow_state& st, const E& e) const noexcept {
-      using ft = feedback_traits<E>;
-      const sequence ack = ft::ack_seq(e);
-      const sequence nxt = ft::snd_nxt(e);
+    constexpr void handle_loss(flow_state& st, sequence ack, sequence nxt) const noexcept {
       if (!open_windows(st, nxt)) end_reduction_window(st, ack);
       st.set_branch(dctcp_branch::loss_held);
       if (!(st.flags() & reduced)) {
