@@ -18,6 +18,13 @@
 // (+15%; same 22.94 M packet-hops and 46.69 M events, byte-identical output). Still short of
 // 5 M: a profile puts most cycles on the first touch of the packet at arrival and of the
 // route-table row and port at each hop (cache misses across ~10 MB touched per simulated us).
+// Then the engine's per-event work (a FIFO for the radix heap's current-time bucket, a 16-B
+// per-node forwarding table, hot port fields in one cache line, two-stage prefetch of the
+// packet, port and INT records of upcoming events): netcc-sim on the same k = 16 web search,
+// PowerTCP, 300 us simulated (4.08 M packet-hops, 8.23 M events, byte-identical output), the
+// old and the new engine built from the same controllers and run alternately at load 8-9:
+// 5.32 / 4.62 -> 3.11 / 3.17 CPU seconds (about 0.8 -> 1.3 M packet-hops per CPU second,
+// x1.6). Still short of 5 M on this machine (docs/netcc-sim.md, Speed).
 // The two scale entries take minutes at full size. Run alone they are full size:
 //   netcc_bench_testbench --benchmark_filter=fattree
 // Run with every other entry (no filter: the CTest smoke run), they shrink to a 200 us run and a
