@@ -214,6 +214,25 @@ TEST(MaxPlusUpp, PacketisersAndRates) {
   EXPECT_EQ(negate(upp::packetizer(q(2)))(q(5)), E(-4));
 }
 
+TEST(MaxPlusUpp, Deconvolution) {
+  // inf_{u >= 0} {2 (t + u) - P_1(u)} with P_1(u) = floor(u) <= u: 2 t + inf_u {2 u - floor(u)}
+  // = 2 t (at u = 0), by hand
+  const upp r2 = upp::from_curve(curve::rate(q(2)));
+  EXPECT_EQ(maxplus_deconvolve(r2, upp::packetizer(q(1))).to_curve(), curve::rate(q(2)));
+  // inf_{u >= 0} {P_2(t + u) - u}, by hand: with x = t + u >= t, P_2(x) - x + t, and
+  // P_2(x) - x = -(x mod 2) in (-2, 0] approaches -2 just below every multiple of 2: the
+  // infimum is t - 2 (approached, not reached).
+  const upp d = maxplus_deconvolve(upp::packetizer(q(2)), upp::from_curve(curve::rate(q(1))));
+  ASSERT_TRUE(d.valid());
+  EXPECT_EQ(d(q(0)), E(-2));
+  EXPECT_EQ(d(q(7, 2)), E(3, 2));
+  // g faster than f: -infinity, refused as for curves
+  EXPECT_EQ(maxplus_deconvolve(upp::from_curve(curve::rate(q(1))), r2).error(),
+            curve_error::undefined);
+  EXPECT_EQ(maxplus_deconvolve(upp::from_curve(curve::delay(q(1))), r2).error(),
+            curve_error::precondition);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- laws
@@ -348,6 +367,23 @@ RC_GTEST_PROP(SuperClosureLaws, DualLaws, ()) {
       if (a <= b) RC_ASSERT(s(a) + s(b) <= s(a + b));
     }
   }
+}
+
+// Max-plus deconvolution of UPP curves agrees with the curves' maxplus_deconvolve on
+// ultimately affine operands (random finite curves), pointwise on a grid.
+RC_GTEST_PROP(MaxPlusUppLaws, DeconvolutionMatchesCurves, ()) {
+  const calc_test::shape sh{
+      .max_points = 3, .monotone = false, .causal = false, .allow_inf = false};
+  const curve f = *calc_test::gen_curve(sh);
+  const curve g = *calc_test::gen_curve(sh);
+  const curve ref = maxplus_deconvolve(f, g);
+  const upp h = maxplus_deconvolve(upp::from_curve(f), upp::from_curve(g));
+  RC_ASSERT(ref.valid() == h.valid());
+  if (!ref.valid()) {
+    RC_ASSERT(ref.error() == h.error());
+    return;
+  }
+  for (const rational& t : calc_test::grid(q(6), q(1, 8))) RC_ASSERT(h(t) == ref(t));
 }
 
 // Max-plus convolution of UPP curves against its definition on the unrolled curves (the

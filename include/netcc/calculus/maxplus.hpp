@@ -13,6 +13,10 @@
 ///   f ⊘̄ g = -((-f) ⊘ (-g)) with the min-plus netcc::calculus::deconvolve.
 /// - The pointwise negation -f of a finite curve (netcc::calculus::negate), which the two
 ///   dualities need.
+/// - The same three on ultimately pseudo-periodic curves (netcc/calculus/upp.hpp): negate,
+///   maxplus_convolve and maxplus_deconvolve of basic_upp, by duality with the UPP convolution
+///   and the UPP deconvolution (netcc/calculus/upp_ops.hpp), with the same -infinity choice
+///   (finite operands only; a -infinity result is curve_error::undefined).
 ///
 /// The -infinity choice: netcc's curves take the value +infinity but never -infinity (the
 /// min-plus zero element is +infinity; the max-plus one would be -infinity). Negating a curve
@@ -46,6 +50,7 @@
 #include "netcc/calculus/curve.hpp"
 #include "netcc/calculus/minplus.hpp"
 #include "netcc/calculus/upp.hpp"
+#include "netcc/calculus/upp_ops.hpp"
 
 namespace netcc::calculus {
 
@@ -215,6 +220,38 @@ template <CurveNumber T>
   const U m = convolve(nf, ng);
   if (!m.valid()) return m;
   // finite operands have a finite min-plus convolution; +infinity would be a bug below
+  if (!detail::upp_all_finite(m)) return U::invalid(curve_error::undefined);
+  return negate(m);
+}
+
+/// @brief Max-plus deconvolution of UPP curves, (f ⊘̄ g)(t) = inf_{u >= 0} { f(t + u) -
+/// g(u) } = -((-f) ⊘ (-g)) with the min-plus UPP deconvolution of netcc/calculus/upp_ops.hpp
+/// (Le Boudec, Thiran §3.2).
+///
+/// Both operands must be finite everywhere (curve_error::precondition otherwise). Where the
+/// infimum is -infinity (g grows faster than f: the min-plus deconvolution of the negations
+/// is +infinity) the result is not representable: curve_error::undefined, as for curves. An
+/// invalid operand is returned as is (f first).
+/// @code
+/// using netcc::calculus::upp;
+/// auto d = maxplus_deconvolve(upp::from_curve(netcc::calculus::curve::rate(2)),
+///                             upp::packetizer(1));   // inf_u {2 (t + u) - floor(u)} = 2 t
+/// @endcode
+template <CurveNumber T>
+[[nodiscard]] basic_upp<T> maxplus_deconvolve(const basic_upp<T>& f, const basic_upp<T>& g) {
+  using U = basic_upp<T>;
+  if (!f.valid()) return f;
+  if (!g.valid()) return g;
+  if (!detail::upp_all_finite(f) || !detail::upp_all_finite(g)) {
+    return U::invalid(curve_error::precondition);
+  }
+  const U nf = negate(f);
+  if (!nf.valid()) return nf;
+  const U ng = negate(g);
+  if (!ng.valid()) return ng;
+  const U m = deconvolve(nf, ng);
+  if (!m.valid()) return m;
+  // +infinity anywhere in the min-plus result is -infinity in the max-plus one
   if (!detail::upp_all_finite(m)) return U::invalid(curve_error::undefined);
   return negate(m);
 }
