@@ -194,3 +194,54 @@ RC_GTEST_PROP(FixedPoint, Q16EwmaTracksDoubleWithinStatedBound, ()) {
   }
   RC_ASSERT(std::fabs(f.to_double() - d) <= 64 * 1.5 * q16_ulp);
 }
+
+namespace {
+
+// Reference semantics of +, - and * in 128-bit arithmetic (the definitions in core/arith.hpp's
+// file comment): exact sum or product, the product's magnitude rounded half up at 2^F, then
+// clamped to +-raw_max.
+template <class Q>
+std::int64_t clamp_ref(netcc::detail::i128 v) {
+  return static_cast<std::int64_t>(v > Q::raw_max ? Q::raw_max
+                                                  : (v < -Q::raw_max ? -Q::raw_max : v));
+}
+template <class Q>
+std::int64_t mul_ref(std::int64_t a, std::int64_t b) {
+  const netcc::detail::i128 p = netcc::detail::i128{a} * b;
+  const netcc::detail::i128 m = p < 0 ? -p : p;
+  const netcc::detail::i128 q =
+      (m + (netcc::detail::i128{1} << (Q::fraction_bits - 1))) >> Q::fraction_bits;
+  return clamp_ref<Q>(p < 0 ? -q : q);
+}
+
+// A raw value of any magnitude in range: small, around 2^31-2^32 (the 64-bit product limit), or
+// anywhere up to raw_max, either sign.
+template <class Q>
+std::int64_t gen_raw() {
+  const int bits = *rc::gen::inRange(0, Q::integer_bits + Q::fraction_bits + 1);
+  std::uint64_t u = bits == 0 ? 0 : *rc::gen::arbitrary<std::uint64_t>() >> (64 - bits);
+  if (u > static_cast<std::uint64_t>(Q::raw_max)) u = static_cast<std::uint64_t>(Q::raw_max);
+  const auto mag = static_cast<std::int64_t>(u);
+  return *rc::gen::arbitrary<bool>() ? -mag : mag;
+}
+
+template <class Q>
+void check_fast_paths() {
+  const std::int64_t a = gen_raw<Q>(), b = gen_raw<Q>();
+  const Q x = Q::from_raw(a), y = Q::from_raw(b);
+  RC_ASSERT((x + y).raw() == clamp_ref<Q>(netcc::detail::i128{a} + b));
+  RC_ASSERT((x - y).raw() == clamp_ref<Q>(netcc::detail::i128{a} - b));
+  RC_ASSERT((x * y).raw() == mul_ref<Q>(a, b));
+  if (a >= 0 && b > 0) RC_ASSERT(netcc::div_recip(x, y) == x / y);
+  if (b > 0) RC_ASSERT(netcc::ratio_recip<Q>(a, b) == netcc::ratio<Q>(a, b));
+}
+
+}  // namespace
+
+RC_GTEST_PROP(ArithProp, FastPathsEqualThe128BitDefinitions, ()) {
+  // +, - and * take 64-bit paths when no overflow occurs; div_recip and ratio_recip divide through
+  // a reciprocal built without a division: all bit for bit the 128-bit definitions.
+  check_fast_paths<q32>();
+  check_fast_paths<q16>();
+  check_fast_paths<netcc::fixed_point<40, 20>>();
+}
