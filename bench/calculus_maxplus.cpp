@@ -8,6 +8,8 @@
 //   1..10^5.
 // - maxplus_deconvolve on the general curves (f against a slower g, so the result is finite),
 //   1..256.
+// - maxplus_convolve of two UPP curves (netcc/calculus/upp.hpp): the general curves of n
+//   segments as transient plus one unit period (rises 2 and 3), 1..64, exact.
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -108,6 +110,26 @@ void BM_maxplus_deconvolve_general(benchmark::State& state) {
   set_counters(state, f.size() + g.size(), out);
 }
 
+// The general curve's n segments as the transient, then a unit period rising `rise`.
+netcc::calculus::upp general_upp(std::size_t n, std::int64_t phase, std::int64_t rise) {
+  const auto c = general_curve<rational>(n + 1, phase, 1);
+  return netcc::calculus::upp::make(c, rational{static_cast<std::int64_t>(n)}, rational{1},
+                                    rational{rise});
+}
+
+void BM_maxplus_convolve_upp(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto f = general_upp(n, 0, 2);
+  const auto g = general_upp(n, 1, 3);
+  std::size_t out = 0;
+  for (auto _ : state) {
+    const auto h = netcc::calculus::maxplus_convolve(f, g);
+    out = h.base().size();
+    benchmark::DoNotOptimize(out);
+  }
+  set_counters(state, f.base().size() + g.base().size(), out);
+}
+
 constexpr std::int64_t big = 100000;
 
 }  // namespace
@@ -118,3 +140,4 @@ BENCHMARK(BM_maxplus_convolve_concave<double>)->RangeMultiplier(10)->Range(1, bi
 BENCHMARK(BM_maxplus_convolve_concave<rational>)->RangeMultiplier(10)->Range(1, big);
 BENCHMARK(BM_maxplus_deconvolve_general<double>)->RangeMultiplier(4)->Range(1, 256);
 BENCHMARK(BM_maxplus_deconvolve_general<rational>)->RangeMultiplier(4)->Range(1, 256);
+BENCHMARK(BM_maxplus_convolve_upp)->RangeMultiplier(4)->Range(1, 64);
