@@ -12,6 +12,10 @@
 /// below 2^-36 (rsqrt_rel_error), checked against long double for every table interval's ends
 /// and at random by tests/core/rsqrt_test.cpp.
 ///
+/// Sources: the Newton-Raphson iteration for 1/sqrt(x), y' = y (3 - x y^2) / 2 (as in
+/// Möller-Granlund 2011's reciprocal, a table seed refined by Newton steps); its user is Swift's
+/// flow-scaling term alpha / sqrt(cwnd) (Kumar et al., SIGCOMM 2020, §3.5).
+///
 /// @code
 /// // 1/sqrt(4) = 0.5, times 1000 in q32 (raw 1000 * 2^32), result raw in q32:
 /// auto r = netcc::detail::mul_rsqrt(std::uint64_t{1000} << 32, std::uint64_t{4} << 32, 32);
