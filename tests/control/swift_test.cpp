@@ -951,3 +951,151 @@ TEST(SwiftExample, StateSizes) {
   EXPECT_EQ(netcc::swift::state_bytes, sizeof(netcc::swift::flow_state));
   EXPECT_EQ(swift_q32::state_bytes, sizeof(swift_q32::flow_state));
 }
+
+// ---------------------------------------------------------------- the 32-byte compact form
+
+namespace {
+
+// A realistic trace within swift_compact's ranges: times advance by up to 2^30 ns per event
+// (mostly ACK-clocked steps), step back by under 1 ms now and then; RTTs within [1 ns, 2^30 ns].
+std::vector<event> gen_compact_events() {
+  const auto n = *rc::gen::inRange(1, 250);
+  std::vector<event> v;
+  std::int64_t t =
+      *rc::gen::element<std::int64_t>(0, 1'000'000'000, -5'000'000, std::int64_t{1} << 40);
+  for (int i = 0; i < n; ++i) {
+    event e;
+    const int ks = *rc::gen::inRange(0, 20);
+    e.k = ks == 0   ? kind::timeout
+          : ks == 1 ? kind::fast_recovery
+          : ks < 12 ? kind::endpoint_ack
+                    : kind::ack;
+    const int step = *rc::gen::inRange(0, 12);
+    if (step < 4) {
+      t += *rc::gen::inRange<std::int64_t>(0, 20'000);
+    } else if (step < 8) {
+      t += *rc::gen::inRange<std::int64_t>(20'000, 400'000);
+    } else if (step == 8) {
+      t -= *rc::gen::inRange<std::int64_t>(0, 1'000'000);
+    } else if (step == 9) {
+      t += *rc::gen::inRange<std::int64_t>(0, netcc::swift_compact::clock_horizon + 1);
+    }  // else: equal timestamps
+    e.now = t;
+    const int r = *rc::gen::inRange(0, 12);
+    e.rtt = r == 0   ? 0
+            : r == 1 ? *rc::gen::element<std::int64_t>(1, netcc::swift_compact::clock_horizon)
+                     : *rc::gen::inRange<std::int64_t>(1'000, 400'000);
+    e.remote = *rc::gen::element<std::int64_t>(0, 0, 1'000, 30'000, 80'000, -5'000);
+    e.rx = *rc::gen::element<std::int64_t>(0, 500, 20'000);
+    e.acked = *rc::gen::element<std::int64_t>(0, 1460, 1460, 1460, 730, 2920, 14'600, -1);
+    e.hops = *rc::gen::element<std::uint8_t>(0, 0, 1, 3, 255);
+    v.push_back(e);
+  }
+  return v;
+}
+
+}  // namespace
+
+RC_GTEST_PROP(SwiftCompact, SameBranchAndWindowsAsQ32WithinItsRanges, ()) {
+  // Within the ranges the class comment asserts, every event takes the same rule on each window
+  // as the q32 form, and the windows are equal bit for bit (error bound 0: the windows are kept
+  // in q32; only clocks, RTT and counters are narrowed, and they are exact in range).
+  const auto p = gen_params();
+  swift_q32 q{p};
+  netcc::swift_compact c{p};
+  for (const auto& e : gen_compact_events()) {
+    apply(q, e);
+    apply(c, e);
+    RC_ASSERT(q.last_branch() == c.last_branch());
+    RC_ASSERT(q.last_endpoint_branch() == c.last_endpoint_branch());
+    RC_ASSERT(q.fabric_window() == c.fabric_window());
+    RC_ASSERT(q.endpoint_window() == c.endpoint_window());
+    RC_ASSERT(q.window() == c.window());
+    RC_ASSERT(q.cwnd() == c.cwnd());
+    RC_ASSERT(q.rtt() == c.rtt());
+    RC_ASSERT(q.retransmit_count() == c.retransmit_count());
+    RC_ASSERT(q.endpoint_active() == c.endpoint_active());
+    RC_ASSERT(q.pacing_delay() == c.pacing_delay());
+    RC_ASSERT(q.pacing_rate() == c.pacing_rate());
+    RC_ASSERT(q.fabric_target() == c.fabric_target());
+    const timestamp later{e.now + *rc::gen::inRange<std::int64_t>(0, 1'000'000)};
+    const duration rtt{*rc::gen::inRange<std::int64_t>(1, netcc::swift_compact::clock_horizon)};
+    RC_ASSERT(q.can_decrease(later, rtt) == c.can_decrease(later, rtt));
+  }
+}
+
+RC_GTEST_PROP(SwiftCompact, OutputsFiniteAndBoundedForAnyEvents, ()) {
+  // Out-of-range inputs (clock extremes, hour-long RTTs, absurd byte counts, invalid parameters)
+  // leave the compact form's windows finite and within [min_cwnd, max_cwnd].
+  netcc::swift_compact c{gen_any_params()};
+  for (const auto& e : gen_events(*rc::gen::arbitrary<bool>(), true, true)) {
+    apply(c, e);
+    check_bounds(c);
+    RC_ASSERT(c.rtt() >= 0_ns && c.rtt() <= duration{0xFFFF'FFFF});
+  }
+}
+
+RC_GTEST_PROP(SwiftCompact, SharedConfigWithExternalStateMatchesTheController, ()) {
+  const auto p = gen_any_params();
+  const auto v = gen_events(*rc::gen::arbitrary<bool>(), true, true);
+  netcc::swift_compact cc{p};
+  const netcc::swift_compact::config cfg{p};
+  external_flow<netcc::swift_compact> ext{&cfg, cfg.initial_state()};
+  for (const auto& e : v) {
+    apply(cc, e);
+    apply(ext, e);
+    const auto& s = cc.state();
+    RC_ASSERT(s.fcwnd == ext.st.fcwnd && s.ecwnd == ext.st.ecwnd);
+    RC_ASSERT(s.f_last == ext.st.f_last && s.e_last == ext.st.e_last && s.rtt == ext.st.rtt);
+    RC_ASSERT(s.retransmits == ext.st.retransmits && s.bits == ext.st.bits);
+    RC_ASSERT(cfg.cwnd(ext.st) == cc.cwnd());
+    RC_ASSERT(cfg.pacing_rate(ext.st) == cc.pacing_rate());
+    RC_ASSERT(cfg.fabric_target(ext.st) == cc.fabric_target());
+  }
+}
+
+TEST(SwiftCompact, ExpiredAndSteppedBackClocks) {
+  // A decrease clock 2^30 ns old or older has expired: the window may decrease, as in q32.
+  netcc::swift_compact c{flat()};
+  swift_q32 q{flat()};
+  q.on_ack(ack(1'000'000, 80 * us));  // MD: clock at 1 ms
+  c.on_ack(ack(1'000'000, 80 * us));
+  ASSERT_EQ(q.window(), c.window());
+  ASSERT_EQ(c.last_branch(), netcc::swift_branch::decrease);
+  const std::int64_t t = 1'000'000 + netcc::swift_compact::clock_horizon;
+  EXPECT_TRUE(c.can_decrease(timestamp{t}, duration{netcc::swift_compact::clock_horizon}));
+  EXPECT_FALSE(c.can_decrease(timestamp{t - 1}, duration{netcc::swift_compact::clock_horizon}));
+  // Across the 32-bit wrap of the ns clock (2^32 ns after 0).
+  netcc::swift_compact w{flat()};
+  const std::int64_t wrap = std::int64_t{1} << 32;
+  w.on_ack(ack(wrap - 10 * us, 80 * us));
+  EXPECT_EQ(w.last_branch(), netcc::swift_branch::decrease);
+  w.on_ack(ack(wrap + 60 * us, 80 * us));  // 70 us later: within the RTT
+  EXPECT_EQ(w.last_branch(), netcc::swift_branch::hold);
+  w.on_ack(ack(wrap + 70 * us, 80 * us));  // 80 us later
+  EXPECT_EQ(w.last_branch(), netcc::swift_branch::decrease);
+  // A step back restarts the clock at now.
+  w.on_ack(ack(wrap, 80 * us));
+  EXPECT_EQ(w.last_branch(), netcc::swift_branch::hold);
+  w.on_ack(ack(wrap + 79 * us, 80 * us));
+  EXPECT_EQ(w.last_branch(), netcc::swift_branch::hold);
+  w.on_ack(ack(wrap + 80 * us, 80 * us));
+  EXPECT_EQ(w.last_branch(), netcc::swift_branch::decrease);
+}
+
+TEST(SwiftCompact, NarrowFieldsSaturate) {
+  netcc::swift_compact c{flat()};
+  c.on_ack(ack(1000, std::int64_t{1} << 40));  // an RTT of 18 minutes
+  EXPECT_EQ(c.rtt(), duration{0xFFFF'FFFF});
+  netcc::swift_compact t{{.retx_reset_threshold = 0xFFFF'FFFF}};
+  for (int i = 0; i < 70'000; ++i) t.on_timeout(timestamp{i});
+  EXPECT_EQ(t.retransmit_count(), 0xFFFFu);
+  EXPECT_GE(netcc::to_double(t.window()), t.params().min_cwnd);
+}
+
+TEST(SwiftCompact, StateSize) {
+  std::printf("swift_compact flow_state: %zu B; config: %zu B\n",
+              sizeof(netcc::swift_compact::flow_state), sizeof(netcc::swift_compact::config));
+  EXPECT_EQ(netcc::swift_compact::state_bytes, sizeof(netcc::swift_compact::flow_state));
+  EXPECT_LE(sizeof(netcc::swift_compact::flow_state), 32u);
+}

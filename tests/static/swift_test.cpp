@@ -36,6 +36,8 @@ constexpr bool algorithm_1() {
 }
 static_assert(algorithm_1<netcc::swift>());
 static_assert(algorithm_1<swift_q32>());
+static_assert(algorithm_1<netcc::swift_compact>());
+static_assert(sizeof(netcc::swift_compact::flow_state) <= 32);
 
 // §3.5 flow scaling with the defaults: alpha = 65310.864 ns, beta = -6531.086 ns.
 template <class C>

@@ -432,6 +432,8 @@ enum class swift_branch : std::uint8_t {
 /// // below one packet: one packet every rtt / cwnd = 2 RTTs (base_target before a sample)
 /// netcc::duration gap = cc.pacing_delay();   // 100 us
 /// @endcode
+class swift_compact;
+
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_swift {
  public:
@@ -663,6 +665,7 @@ class basic_swift {
     [[nodiscard]] constexpr const swift_params& params() const noexcept { return params_; }
 
    private:
+    friend class swift_compact;  // packs and unpacks these flags
     enum : std::uint8_t { have_rtt = 1, f_decreased = 2, e_decreased = 4, endpoint = 8 };
 
     static constexpr swift_params sanitise(swift_params p) noexcept {
@@ -929,9 +932,8 @@ using swift = basic_swift<>;
 // Per-flow state budget: 48 B (two windows, two decrease clocks, the last RTT: five 8-byte
 // words; retransmit_cnt, flags and the two latest rules in the sixth), state_bytes =
 // sizeof(flow_state), in double and in q32. The configuration (params and the values derived
-// from them, config) is shared by a class of flows. The 32 B asked of the fixed-point form is not
-// met: the q32 windows need 63 bits each and the decrease clocks 64-bit times to keep their
-// behaviour (see the flow_state comment).
+// from them, config) is shared by a class of flows. The 32-B form is netcc::swift_compact (q32
+// windows, 32-bit wrapping decrease clocks, narrowed RTT and counters; below).
 static_assert(sizeof(swift::flow_state) <= 48, "swift: per-flow state within 48 B");
 static_assert(sizeof(basic_swift<arith::q32>::flow_state) <= 48,
               "swift (q32): per-flow state in 48 B");
@@ -939,5 +941,316 @@ static_assert(swift::state_bytes == sizeof(swift::flow_state));
 static_assert(sizeof(swift) <= 48 + 256, "swift: 48 B of state + at most 256 B of configuration");
 static_assert(sizeof(basic_swift<arith::q32>) <= 48 + 256,
               "swift (q32): 48 B of state + at most 256 B of configuration");
+
+/// @brief Swift in q32 with a 32-byte per-flow state: the q32 controller's Algorithm 1 (the same
+/// config, rules and arithmetic) over a packed flow_state, for arrays of many flows.
+///
+/// Layout and the range of every narrowed field (the windows are not narrowed):
+/// - fcwnd, ecwnd: the q32 windows as they are (8 B each). Swift's AI step ai / cwnd per ACK at
+///   windows up to max_cwnd needs q32's 2^-32-packet resolution across [2^-20, 2^30] packets
+///   (50 bits of range); a 32-bit window would lose the increase at large windows, so the
+///   windows are kept and equal the q32 form's bit for bit.
+/// - t_last_decrease of each window: the low 32 bits of the ns clock (4 B each), read back as
+///   now - d with d the signed 32-bit wrapping distance from now (netcc::modular<32> arithmetic).
+///   Range: the age of a decrease clock is only needed up to the largest RTT it is compared with;
+///   RTTs up to clock_horizon = 2^30 ns (1.07 s) compare exactly. A clock 2^30 ns old or older
+///   when an event reads it has expired: the window may decrease (as it would in q32 for any RTT
+///   up to 2^30 ns), and the flag is cleared. A clock that stepped back by less than 2^31 ns
+///   restarts at now, as in q32. Precondition for exact agreement with q32: a flow whose decrease
+///   clock runs sees events at most 2^30 ns (1.07 s) apart (so that an unexpired clock, under 2^30
+///   ns old at one event, is under 2^31 ns old at the next); after a longer silence
+///   the age is read modulo 2^32 ns, so a decrease may wait up to one more RTT (never more, and
+///   never a second decrease within an RTT).
+/// - the last RTT sample: 32-bit ns (4 B), saturating at 2^32 - 1 ns (4.29 s); RTTs above are out
+///   of range (the next timeout's can_decrease then compares with 4.29 s).
+/// - retransmit_cnt: 16 bits, saturating at 65535 (exact for retx_reset_threshold <= 65536; a
+///   larger threshold is never reached: the window is still cut on every timeout).
+/// - the four flags and the two latest rules (3 bits each): one 16-bit word.
+///
+/// Within those ranges (RTTs and the times between consecutive events up to 2^30 ns, step-backs
+/// under 2^30 ns) every event takes the same branch as basic_swift<arith::q32> and
+/// leaves the same windows, bit for bit (tests/control/swift_test.cpp). Outside them the windows
+/// stay finite and in [min_cwnd, max_cwnd], as for any Swift instantiation.
+/// @code
+/// const netcc::swift_compact::config cfg{{.init_cwnd = 10}};
+/// std::vector<netcc::swift_compact::flow_state> flows(1000, cfg.initial_state());  // 32 kB
+/// cfg.on_ack(flows[7], netcc::ack_event{.now = netcc::timestamp{100'000},
+///                                       .acked = netcc::bytes{1460},
+///                                       .rtt = netcc::duration{15'000}});
+/// netcc::bytes w = cfg.cwnd(flows[7]);  // 10.1 packets, as basic_swift<arith::q32>
+/// @endcode
+class swift_compact {
+  using wide = basic_swift<arith::q32>;
+  using wide_state = wide::flow_state;
+  using wide_config = wide::config;
+
+ public:
+  /// @brief The number type of the windows (q32).
+  using value_type = wide::value_type;
+  /// @brief The parameter struct.
+  using params_type = swift_params;
+  /// @brief Events consumed: as basic_swift.
+  static constexpr event_set events = wide::events;
+  /// @brief The age, ns, beyond which a decrease clock has expired, and the largest RTT the
+  /// decrease clocks compare exactly (2^30 ns, 1.07 s).
+  static constexpr std::int64_t clock_horizon = std::int64_t{1} << 30;
+
+  /// @brief One flow's packed state (32 B, trivially copyable); see the class comment for the
+  /// range of each field. Read and change it through config.
+  struct flow_state {
+    value_type fcwnd{};             // fabric window, q32 packets
+    value_type ecwnd{};             // endpoint window, q32 packets
+    std::uint32_t f_last = 0;       // t_last_decrease of fcwnd, low 32 bits of the ns clock
+    std::uint32_t e_last = 0;       // t_last_decrease of ecwnd, low 32 bits of the ns clock
+    std::uint32_t rtt = 0;          // the last RTT sample, ns, saturating
+    std::uint16_t retransmits = 0;  // retransmit_cnt, saturating at 65535
+    std::uint16_t bits = 0;         // flags (bits 0-3), fcwnd's rule (4-6), ecwnd's (7-9)
+  };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the q32 configuration, with Algorithm 1 as members
+  /// taking one flow's packed state (each event unpacks it, runs the q32 rule and packs it).
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields fall back to their defaults;
+    /// netcc::validate reports them).
+    constexpr explicit config(const swift_params& p = {}) noexcept : q_(p) {}
+
+    /// @brief A new flow's state: both windows at init_cwnd, no RTT sample, no decrease yet.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      return pack(q_.initial_state());
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
+
+    /// @brief Algorithm 1 "On Receiving ACK" (basic_swift::config::on_ack).
+    template <class E>
+    requires RttFeedback<E>
+    constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+      wide_state w = unpack(st, feedback_traits<E>::now(e));
+      q_.on_ack(w, e);
+      st = pack(w);
+    }
+    /// @brief Algorithm 1 "On Retransmit Timeout" (basic_swift::config::on_timeout).
+    constexpr void on_timeout(flow_state& st, timestamp now) const noexcept {
+      wide_state w = unpack(st, now);
+      q_.on_timeout(w, now);
+      st = pack(w);
+    }
+    /// @brief Algorithm 1 "On Fast Recovery" (basic_swift::config::on_fast_recovery).
+    constexpr void on_fast_recovery(flow_state& st, timestamp now) const noexcept {
+      wide_state w = unpack(st, now);
+      q_.on_fast_recovery(w, now);
+      st = pack(w);
+    }
+    /// @brief A loss detected on ACK `e`: fast recovery at the ACK's time.
+    template <class E>
+    requires TimedFeedback<E>
+    constexpr void on_loss(flow_state& st, const E& e) const noexcept {
+      on_fast_recovery(st, feedback_traits<E>::now(e));
+    }
+
+    /// @brief The window in force in packets (basic_swift::config::window).
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      return q_.window(view(st));
+    }
+    /// @brief The fabric window fcwnd, packets.
+    [[nodiscard]] constexpr value_type fabric_window(const flow_state& st) const noexcept {
+      return st.fcwnd;
+    }
+    /// @brief The endpoint window ecwnd, packets (a copy of fcwnd until the first endpoint delay).
+    [[nodiscard]] constexpr value_type endpoint_window(const flow_state& st) const noexcept {
+      return q_.endpoint_window(view(st));
+    }
+    /// @brief The rule of Algorithm 1 the latest event ran on the fabric window.
+    [[nodiscard]] constexpr swift_branch last_branch(const flow_state& st) const noexcept {
+      return static_cast<swift_branch>((st.bits >> 4) & 7u);
+    }
+    /// @brief The rule of Algorithm 1 the latest event ran on the endpoint window.
+    [[nodiscard]] constexpr swift_branch last_endpoint_branch(const flow_state& st) const noexcept {
+      return static_cast<swift_branch>((st.bits >> 7) & 7u);
+    }
+    /// @brief Whether an endpoint delay has arrived (the endpoint window is in force).
+    [[nodiscard]] constexpr bool endpoint_active(const flow_state& st) const noexcept {
+      return (st.bits & wide_config::endpoint) != 0;
+    }
+    /// @brief The congestion window in bytes: floor(window(st) * mss), at least 1 B.
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return q_.cwnd(view(st));
+    }
+    /// @brief The inter-packet delay below one packet (basic_swift::config::pacing_delay).
+    [[nodiscard]] constexpr duration pacing_delay(const flow_state& st) const noexcept {
+      return q_.pacing_delay(view(st));
+    }
+    /// @brief The pacing rate (basic_swift::config::pacing_rate); bit_rate::max() when not pacing.
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      return q_.pacing_rate(view(st));
+    }
+    /// @brief The fabric target delay (§3.5) for `hops` hops at the current fcwnd, whole ns.
+    [[nodiscard]] constexpr duration fabric_target(const flow_state& st,
+                                                   std::size_t hops) const noexcept {
+      return q_.fabric_target(view(st), hops);
+    }
+    /// @brief The fabric target with the configured hop count (swift_params::hops).
+    [[nodiscard]] constexpr duration fabric_target(const flow_state& st) const noexcept {
+      return q_.fabric_target(view(st));
+    }
+    /// @brief The endpoint target delay (§3.3).
+    [[nodiscard]] constexpr duration endpoint_target() const noexcept {
+      return q_.endpoint_target();
+    }
+    /// @brief The last RTT sample (zero before the first), saturated at 2^32 - 1 ns.
+    [[nodiscard]] constexpr duration rtt(const flow_state& st) const noexcept {
+      return duration{st.rtt};
+    }
+    /// @brief retransmit_cnt, saturated at 65535.
+    [[nodiscard]] constexpr std::uint32_t retransmit_count(const flow_state& st) const noexcept {
+      return st.retransmits;
+    }
+    /// @brief Whether the fabric window may decrease at `now` against `rtt` (Algorithm 1's
+    /// can_decrease; a clock clock_horizon old or older has expired).
+    [[nodiscard]] constexpr bool can_decrease(const flow_state& st, timestamp now,
+                                              duration rtt) const noexcept {
+      return q_.can_decrease(unpack(st, now), now, rtt);
+    }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const swift_params& params() const noexcept { return q_.params(); }
+    /// @brief The q32 configuration the rules run on.
+    [[nodiscard]] constexpr const wide_config& wide_configuration() const noexcept { return q_; }
+
+   private:
+    // The wide state's fields that need no clock (the decrease clocks are left at zero).
+    [[nodiscard]] static constexpr wide_state view(const flow_state& st) noexcept {
+      wide_state w{};
+      w.fcwnd = st.fcwnd;
+      w.ecwnd = st.ecwnd;
+      w.rtt = duration{st.rtt};
+      w.retransmits = st.retransmits;
+      w.flags = static_cast<std::uint8_t>(st.bits & 0xFu);
+      w.f_branch = static_cast<swift_branch>((st.bits >> 4) & 7u);
+      w.e_branch = static_cast<swift_branch>((st.bits >> 7) & 7u);
+      return w;
+    }
+
+    // A decrease clock's 64-bit time read back at `now` from its low 32 bits: now - d, d the
+    // signed wrapping distance; an age of clock_horizon or more expires the clock (flag cleared).
+    static constexpr void clock(wide_state& w, timestamp& last, std::uint32_t low, std::uint8_t bit,
+                                timestamp now) noexcept {
+      if (!(w.flags & bit)) return;
+      const auto now_low = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.count()));
+      const auto d = static_cast<std::int32_t>(now_low - low);  // modular, C++20
+      if (d >= clock_horizon) {
+        w.flags = static_cast<std::uint8_t>(w.flags & ~bit);
+        return;
+      }
+      last = timestamp{detail::saturate_i64(detail::i128{now.count()} - d)};
+    }
+
+    [[nodiscard]] static constexpr wide_state unpack(const flow_state& st, timestamp now) noexcept {
+      wide_state w = view(st);
+      clock(w, w.f_last, st.f_last, wide_config::f_decreased, now);
+      clock(w, w.e_last, st.e_last, wide_config::e_decreased, now);
+      return w;
+    }
+
+    [[nodiscard]] static constexpr flow_state pack(const wide_state& w) noexcept {
+      flow_state st{};
+      st.fcwnd = w.fcwnd;
+      st.ecwnd = w.ecwnd;
+      st.f_last = static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.f_last.count()));
+      st.e_last = static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.e_last.count()));
+      const std::int64_t r = w.rtt.count();
+      st.rtt = r <= 0 ? 0u : (r >= 0xFFFF'FFFF ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(r));
+      st.retransmits =
+          static_cast<std::uint16_t>(w.retransmits < 0xFFFFu ? w.retransmits : 0xFFFFu);
+      st.bits =
+          static_cast<std::uint16_t>((w.flags & 0xFu) | (static_cast<unsigned>(w.f_branch) << 4) |
+                                     (static_cast<unsigned>(w.e_branch) << 7));
+      return st;
+    }
+
+    wide_config q_;
+  };
+
+  /// @brief Bytes of per-flow state (sizeof(flow_state)).
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit swift_compact(const swift_params& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief Algorithm 1 "On Receiving ACK" (config::on_ack on this flow).
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_ack(const E& e) noexcept { cfg_.on_ack(s_, e); }
+  /// @brief Algorithm 1 "On Retransmit Timeout" (config::on_timeout).
+  constexpr void on_timeout(timestamp now) noexcept { cfg_.on_timeout(s_, now); }
+  /// @brief Algorithm 1 "On Fast Recovery" (config::on_fast_recovery).
+  constexpr void on_fast_recovery(timestamp now) noexcept { cfg_.on_fast_recovery(s_, now); }
+  /// @brief A loss detected on ACK `e`: fast recovery at the ACK's time.
+  template <class E>
+  requires TimedFeedback<E>
+  constexpr void on_loss(const E& e) noexcept { cfg_.on_loss(s_, e); }
+
+  /// @brief The window in force in packets.
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
+  /// @brief The fabric window fcwnd, packets.
+  [[nodiscard]] constexpr value_type fabric_window() const noexcept {
+    return cfg_.fabric_window(s_);
+  }
+  /// @brief The endpoint window ecwnd, packets.
+  [[nodiscard]] constexpr value_type endpoint_window() const noexcept {
+    return cfg_.endpoint_window(s_);
+  }
+  /// @brief The rule of Algorithm 1 the latest event ran on the fabric window.
+  [[nodiscard]] constexpr swift_branch last_branch() const noexcept { return cfg_.last_branch(s_); }
+  /// @brief The rule of Algorithm 1 the latest event ran on the endpoint window.
+  [[nodiscard]] constexpr swift_branch last_endpoint_branch() const noexcept {
+    return cfg_.last_endpoint_branch(s_);
+  }
+  /// @brief Whether an endpoint delay has arrived.
+  [[nodiscard]] constexpr bool endpoint_active() const noexcept { return cfg_.endpoint_active(s_); }
+  /// @brief The congestion window in bytes.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
+  /// @brief The inter-packet delay below one packet (§3.4).
+  [[nodiscard]] constexpr duration pacing_delay() const noexcept { return cfg_.pacing_delay(s_); }
+  /// @brief The pacing rate; bit_rate::max() when not pacing.
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief The fabric target delay (§3.5) for `hops` hops.
+  [[nodiscard]] constexpr duration fabric_target(std::size_t hops) const noexcept {
+    return cfg_.fabric_target(s_, hops);
+  }
+  /// @brief The fabric target with the configured hop count.
+  [[nodiscard]] constexpr duration fabric_target() const noexcept { return cfg_.fabric_target(s_); }
+  /// @brief The endpoint target delay (§3.3).
+  [[nodiscard]] constexpr duration endpoint_target() const noexcept {
+    return cfg_.endpoint_target();
+  }
+  /// @brief The last RTT sample (saturated at 2^32 - 1 ns).
+  [[nodiscard]] constexpr duration rtt() const noexcept { return cfg_.rtt(s_); }
+  /// @brief retransmit_cnt (saturated at 65535).
+  [[nodiscard]] constexpr std::uint32_t retransmit_count() const noexcept {
+    return cfg_.retransmit_count(s_);
+  }
+  /// @brief Algorithm 1's can_decrease for the fabric window at `now` against `rtt`.
+  [[nodiscard]] constexpr bool can_decrease(timestamp now, duration rtt) const noexcept {
+    return cfg_.can_decrease(s_, now, rtt);
+  }
+  /// @brief The parameters in force.
+  [[nodiscard]] constexpr const swift_params& params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
+ private:
+  config cfg_;
+  flow_state s_;
+};
+
+// Per-flow state budget of the compact form: 32 B (two q32 windows, two 32-bit wrapping decrease
+// clocks, a 32-bit RTT, a 16-bit retransmit count, a 16-bit word of flags and rules).
+static_assert(sizeof(swift_compact::flow_state) <= 32, "swift_compact: per-flow state within 32 B");
+static_assert(swift_compact::state_bytes == sizeof(swift_compact::flow_state));
 
 }  // namespace netcc
