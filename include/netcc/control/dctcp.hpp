@@ -142,7 +142,9 @@ struct dctcp_alpha_exact {
     /// @brief Eq. 1 with F = marked / acked (acked > 0, marked <= acked <= 2^62).
     [[nodiscard]] constexpr storage update(storage a, std::uint64_t marked,
                                            std::uint64_t acked) const noexcept {
-      const T f = ratio<T>(static_cast<std::int64_t>(marked), static_cast<std::int64_t>(acked));
+      // (ratio_recip: ratio's value through a reciprocal, no 128-bit division in fixed point.)
+      const T f =
+          ratio_recip<T>(static_cast<std::int64_t>(marked), static_cast<std::int64_t>(acked));
       return clamp_num(a + g * (f - a), num<T>(0), num<T>(1));
     }
     /// @brief alpha as a number in [0, 1].
@@ -203,8 +205,13 @@ struct dctcp_alpha_scaled {
                                            std::uint64_t acked) const noexcept {
       const std::uint32_t raw = a;
       const std::uint32_t decay = (raw + (std::uint32_t{1} << shift) - 1) >> shift;
-      const auto in = static_cast<std::uint32_t>((detail::u128{marked} << (FracBits - shift)) /
-                                                 acked);  // <= 2^(FracBits - s)
+      // marked 2^(FracBits - s) / acked <= 2^(FracBits - s), in 64 bits when the product fits
+      // (always for counters below 2^(64 - FracBits)), else in 128: the same quotient.
+      const int up = FracBits - shift;
+      const auto in = static_cast<std::uint32_t>(
+          marked < (std::uint64_t{1} << (63 - up))
+              ? (marked << up) / acked
+              : static_cast<std::uint64_t>((detail::u128{marked} << up) / acked));
       const std::uint32_t next = raw - decay + in;
       return static_cast<storage>(next < one ? next : one);
     }
