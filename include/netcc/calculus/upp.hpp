@@ -32,7 +32,14 @@
 ///   smaller (min) or larger (max) rate wins from
 ///   T* = max(T_f, T_g, (M_lo - m_hi) / (rho_hi - rho_lo)), where M_lo is the supremum of
 ///   f_lo(t) - rho_lo t over its pattern and m_hi the infimum of f_hi(t) - rho_hi t (then
-///   f_lo(t) <= M_lo + rho_lo t <= m_hi + rho_hi t <= f_hi(t)).
+///   f_lo(t) <= M_lo + rho_lo t <= m_hi + rho_hi t <= f_hi(t)) — at the times where f_lo is
+///   finite. Where f_lo is +infinity, min = f_hi and max = +infinity; these times form a set
+///   that repeats with period l = lcm(d_f, d_g) from max(T_f, T_g) (and f_hi's finite times
+///   too), so one window of length l decides whether f_lo is ever +infinity where f_hi is
+///   finite from then on. If not, the winner above is the result. If so, min takes rate
+///   rho_hi on a repeating set of times and rho_lo on another, which no (d, c) satisfies: min
+///   is not UPP and is refused with curve_error::undefined; max is +infinity on that set and
+///   f_hi elsewhere, UPP with period l and rise l rho_hi from T*.
 /// - f ⊗ g = min(f_t ⊗ g_t, f_t ⊗ g_p, f_p ⊗ g_t, f_p ⊗ g_p) with f_t = f on [0, T_f) and
 ///   f_p = f on [T_f, infinity), +infinity elsewhere (the decomposition of B–T 2008). A finite
 ///   part (support in [0, e)) ⊗ a periodic part from T_p is periodic with the latter's period
@@ -42,7 +49,16 @@
 ///   T_f + T_g + l. With rho_f < rho_g, moving K d_f from g's argument to f's adds K c_f and
 ///   removes at least rho_g K d_f - (M_g - m_g) (M, m as above, for g), so with
 ///   K = floor((M_g - m_g) / ((rho_g - rho_f) d_f)) + 1 only g on [T_g, T_g + K d_f) matters,
-///   which is the finite-part case. Each part is computed exactly by
+///   which is the finite-part case. The parts are combined by min, slowest rate first:
+///   with +infinity gaps and different rates, f ⊗ g need not be UPP (f_p ⊗ g_p, of the
+///   slower rate, can be +infinity on a repeating set where a part of the faster rate is
+///   finite), and is then refused with curve_error::undefined as min is. That bound needs g finite at both ends of the move, so it
+///   holds only when g's pattern has no +infinity (a point or a piece): a move of K d_f can
+///   land g's argument on a +infinity point. With such gaps the move is by
+///   l = lcm(d_f, d_g) = a d_g = b d_f: for a split (T_f + x, T_g + y) with y >= l and
+///   g(T_g + y) finite, g(T_g + y - l) = g(T_g + y) - a c_g is finite too (same phase) and
+///   f(T_f + x + l) = f(T_f + x) + b c_f, so the cost changes by b c_f - a c_g
+///   = l (rho_f - rho_g) < 0; hence only g on [T_g, T_g + l) matters. Each part is computed exactly by
 ///   netcc::calculus::convolve on the curves unrolled to the horizon where the result's
 ///   pattern is complete (the convolution at t uses the operands on [0, t] only).
 ///
@@ -532,6 +548,40 @@ T upp_pattern_extreme(const calculus::basic_upp<T>& f, T rho, bool want_max) {
   return best;
 }
 
+// True when f is +infinity somewhere on its pattern [T, T + d) (at a point or on a piece).
+template <class T>
+bool upp_pattern_has_inf(const calculus::basic_upp<T>& f) {
+  const T t0 = f.transient();
+  const T t1 = t0 + f.period();
+  const calculus::basic_curve<T> w = f.unroll(t1);
+  if (w.at(t0).is_inf() || w.right_limit(t0).is_inf()) return true;
+  for (const auto& p : w.breakpoints()) {
+    if (!(t0 < p.t) || !(p.t < t1)) continue;
+    if (p.value.is_inf() || p.right.is_inf()) return true;
+  }
+  return false;
+}
+
+// True when some t in [a, b) has a(t) = +infinity and b(t) finite (u, v: curves defined on
+// [a, b]). Between consecutive breakpoints of either curve both are one piece each, finite or
+// +infinity throughout, so the points and the pieces just right of them decide.
+template <class T>
+bool upp_inf_where_finite(const calculus::basic_curve<T>& u, const calculus::basic_curve<T>& v, T a,
+                          T b) {
+  std::vector<T> ts{a};
+  for (const auto& p : u.breakpoints()) {
+    if (a < p.t && p.t < b) ts.push_back(p.t);
+  }
+  for (const auto& p : v.breakpoints()) {
+    if (a < p.t && p.t < b) ts.push_back(p.t);
+  }
+  for (const T& t : ts) {
+    if (u.at(t).is_inf() && !v.at(t).is_inf()) return true;
+    if (u.right_limit(t).is_inf() && !v.right_limit(t).is_inf()) return true;
+  }
+  return false;
+}
+
 // Pointwise op of two UPP curves with equal rates (or both +infinity periodic parts).
 template <class T, class Op>
 calculus::basic_upp<T> upp_same_rate(const calculus::basic_upp<T>& f,
@@ -588,6 +638,25 @@ calculus::basic_upp<T> upp_minmax(const calculus::basic_upp<T>& f, const calculu
     const T cross = (big - small) / (rhi - rlo);
     if (ts < cross) ts = cross;
   }
+  if (!hi.periodic_infinite() && upp_pattern_has_inf(lo)) {
+    // lo +infinity where hi is finite, past both transients (a set that repeats with
+    // l = lcm(d_f, d_g) from t0, so one window [t0, t0 + l) decides): there min = hi, growing
+    // at rho_hi, while min = lo elsewhere eventually, at rho_lo: not UPP. max is +infinity
+    // there and hi elsewhere from ts on: UPP with period l and rise l rho_hi.
+    T l{};
+    std::int64_t kf = 0;
+    std::int64_t kg = 0;
+    if (!upp_lcm<T>(f.period(), g.period(), l, kf, kg)) {
+      return U::invalid(calculus::curve_error::bad_argument);
+    }
+    const T e = t0 + l;
+    if (upp_inf_where_finite(lo.unroll(e), hi.unroll(e), t0, e)) {
+      if (!take_max) return U::invalid(calculus::curve_error::undefined);
+      const T h = ts + l;
+      const T c = calculus::curve_number<T>::from_int(f_lo ? kg : kf) * hi.rise();
+      return U::make(max(f.unroll(h), g.unroll(h)), ts, l, c);
+    }
+  }
   const T h = ts + win.period();
   return U::make(op_curve(f.unroll(h), g.unroll(h)), ts, win.period(), win.rise());
 }
@@ -633,7 +702,9 @@ template <CurveNumber T>
   return detail::upp_same_rate<T>(f, g, [](const auto& a, const auto& b) { return a + b; });
 }
 
-/// @brief Pointwise minimum (transient: see the file comment).
+/// @brief Pointwise minimum (transient: see the file comment). curve_error::undefined when
+/// the minimum is not UPP: different rates and the slower curve +infinity, in every period,
+/// at times where the faster one is finite (see the file comment).
 /// @code
 /// auto m = min(netcc::calculus::upp::packetizer(2), netcc::calculus::upp::staircase(1, 1));
 /// @endcode
@@ -642,7 +713,8 @@ template <CurveNumber T>
   return detail::upp_minmax<T>(f, g, false);
 }
 
-/// @brief Pointwise maximum (transient: see the file comment).
+/// @brief Pointwise maximum (transient and, with +infinity gaps in the slower curve, the
+/// period: see the file comment).
 /// @code
 /// auto m = max(netcc::calculus::upp::packetizer(2), netcc::calculus::upp::staircase(1, 1));
 /// @endcode
@@ -755,7 +827,8 @@ template <CurveNumber T>
 }
 
 /// @brief Min-plus convolution of UPP curves by transient and periodic parts (see the file
-/// comment).
+/// comment). curve_error::undefined when the result is not UPP (possible only with +infinity
+/// gaps in a period and different rates).
 /// Exact for rational. Cost: convolve on curves unrolled to T_f + T_g + a few periods.
 /// @code
 /// using netcc::calculus::upp;
@@ -811,20 +884,39 @@ template <CurveNumber T>
       const U& fast = f_slow ? g : f;
       const T rs = f_slow ? rf : rg;
       const T rq = f_slow ? rg : rf;
-      const T spread = detail::upp_pattern_extreme(fast, rq, true) -
-                       detail::upp_pattern_extreme(fast, rq, false);
-      std::int64_t k = 0;
-      if (!detail::upp_floor_div<T>(spread, (rq - rs) * slow.period(), k)) {
-        return U::invalid(curve_error::overflow);
-      }
-      k = k + 1 < 1 ? 1 : k + 1;
       const T tq = fast.transient();
-      const T e = tq + curve_number<T>::from_int(k) * slow.period();
+      T e{};
+      if (detail::upp_pattern_has_inf(fast)) {
+        // +infinity in the faster pattern: only shifts by l = lcm(d_f, d_g) keep its phase
+        // (see the file comment), so splits in the faster operand's [T, T + l) suffice
+        T l{};
+        std::int64_t kf = 0;
+        std::int64_t kg = 0;
+        if (!detail::upp_lcm<T>(f.period(), g.period(), l, kf, kg)) {
+          return U::invalid(curve_error::bad_argument);
+        }
+        e = tq + l;
+      } else {
+        const T spread = detail::upp_pattern_extreme(fast, rq, true) -
+                         detail::upp_pattern_extreme(fast, rq, false);
+        std::int64_t k = 0;
+        if (!detail::upp_floor_div<T>(spread, (rq - rs) * slow.period(), k)) {
+          return U::invalid(curve_error::overflow);
+        }
+        k = k + 1 < 1 ? 1 : k + 1;
+        e = tq + curve_number<T>::from_int(k) * slow.period();
+      }
       const basic_curve<T> q = detail::upp_piece(fast.unroll(e), tq, e);
       terms.push_back(finite_with_periodic(q, e, slow, slow.transient(), slow.transient()));
     }
   }
   if (terms.empty()) return U::from_curve(basic_curve<T>::infinite());  // f or g is +infinity
+  // slowest first, so that each min meets an accumulated minimum of no larger rate and refuses
+  // (curve_error::undefined) exactly when the whole minimum is not UPP (see the file comment)
+  std::stable_sort(terms.begin(), terms.end(), [](const U& a, const U& b) {
+    if (a.periodic_infinite() || b.periodic_infinite()) return !a.periodic_infinite();
+    return a.rise() * b.period() < b.rise() * a.period();
+  });
   U h = terms[0];
   for (std::size_t i = 1; i < terms.size(); ++i) h = min(h, terms[i]);
   return h;
