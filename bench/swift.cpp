@@ -7,7 +7,9 @@
 // padding included; static_asserted at 48 B in the header), and "object_B", the
 // whole controller with its configuration. Feedback is a pre-generated ring of one-packet ACKs 2
 // us apart whose RTTs straddle the target (30-90 us against about 64 us), so AI, MD and the
-// once-per-RTT test all run.
+// once-per-RTT test all run. netcc::swift_compact (the q32 rules over a 32-B packed state: each
+// event unpacks it and packs it back) runs the same entries back to back with q32, and
+// "bytes_per_flow" gives the state-array entry of swift_flows.
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -95,10 +97,14 @@ using swift_q32 = netcc::basic_swift<netcc::arith::q32>;
 
 BENCHMARK(BM_swift_ack<netcc::swift, netcc::ack_event>)->Name("swift_ack/double");
 BENCHMARK(BM_swift_ack<swift_q32, netcc::ack_event>)->Name("swift_ack/q32");
+BENCHMARK(BM_swift_ack<netcc::swift_compact, netcc::ack_event>)->Name("swift_ack/compact");
 BENCHMARK(BM_swift_ack<netcc::swift, netcc::swift_ack_event>)->Name("swift_ack_endpoint/double");
 BENCHMARK(BM_swift_ack<swift_q32, netcc::swift_ack_event>)->Name("swift_ack_endpoint/q32");
+BENCHMARK(BM_swift_ack<netcc::swift_compact, netcc::swift_ack_event>)
+    ->Name("swift_ack_endpoint/compact");
 BENCHMARK(BM_swift_timeout<netcc::swift>)->Name("swift_timeout_then_ack/double");
 BENCHMARK(BM_swift_timeout<swift_q32>)->Name("swift_timeout_then_ack/q32");
+BENCHMARK(BM_swift_timeout<netcc::swift_compact>)->Name("swift_timeout_then_ack/compact");
 BENCHMARK(BM_swift_flows<netcc::swift>)
     ->Name("swift_flows/double")
     ->Arg(1)
@@ -107,6 +113,13 @@ BENCHMARK(BM_swift_flows<netcc::swift>)
     ->Arg(1 << 20);
 BENCHMARK(BM_swift_flows<swift_q32>)
     ->Name("swift_flows/q32")
+    ->Arg(1)
+    ->Arg(1 << 10)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20);
+
+BENCHMARK(BM_swift_flows<netcc::swift_compact>)
+    ->Name("swift_flows/compact")
     ->Arg(1)
     ->Arg(1 << 10)
     ->Arg(1 << 16)

@@ -19,7 +19,11 @@
 //     can_decrease), judged by a clock that restarts at any earlier event time (never later
 //     than the controller's, so the check is sound);
 //   * while their targets agree and num_acked stays within q32's range, q32's windows are within
-//     the accumulated rounding bound of double's (tests/control/swift_test.cpp states it).
+//     the accumulated rounding bound of double's (tests/control/swift_test.cpp states it);
+//   * netcc::swift_compact (32-B state) keeps the same bounds on any stream, the same
+//     retransmit count as q32, and, while the stream stays within its ranges (RTTs up to 2^30
+//     ns, consecutive events at most 2^30 ns apart either way), the same rule on each window
+//     and the same windows as q32, bit for bit.
 #include <netcc/control/swift.hpp>
 
 #include <algorithm>
@@ -86,14 +90,19 @@ struct clock_model {
 struct harness {
   netcc::swift d;
   swift_q32 q;
+  netcc::swift_compact c;
   clock_model fm, em;
+  bool compact_in_range = true;  // the stream so far is within swift_compact's ranges
+  bool started = false;
+  std::int64_t prev = 0;
   double err = 0x1p-33;
   bool agree = true;
 
-  explicit harness(const netcc::swift_params& p) : d(p), q(p) {
+  explicit harness(const netcc::swift_params& p) : d(p), q(p), c(p) {
     NETCC_FUZZ_CHECK(netcc::validate(d.params()).ok());
     check_bounds(d);
     check_bounds(q);
+    check_bounds(c);
   }
 
   [[nodiscard]] double f() const { return netcc::to_double(d.fabric_window()); }
@@ -120,9 +129,24 @@ struct harness {
     }
     fn(d);
     fn(q);
+    fn(c);
     check_bounds(d);
     check_bounds(q);
+    check_bounds(c);
     NETCC_FUZZ_CHECK(d.retransmit_count() == q.retransmit_count());
+    NETCC_FUZZ_CHECK(c.retransmit_count() == q.retransmit_count());
+    constexpr std::int64_t horizon = netcc::swift_compact::clock_horizon;
+    if (rtt > horizon || (started && (i128{now} - prev > horizon || i128{prev} - now > horizon)))
+      compact_in_range = false;
+    started = true;
+    prev = now;
+    if (compact_in_range) {
+      NETCC_FUZZ_CHECK(c.last_branch() == q.last_branch());
+      NETCC_FUZZ_CHECK(c.last_endpoint_branch() == q.last_endpoint_branch());
+      NETCC_FUZZ_CHECK(c.fabric_window() == q.fabric_window());
+      NETCC_FUZZ_CHECK(c.endpoint_window() == q.endpoint_window());
+      NETCC_FUZZ_CHECK(c.pacing_delay() == q.pacing_delay());
+    }
     // Below the target no decrease, above it no increase (fabric window; each policy against
     // its own target).
     if (is_ack && rtt > 0) {
