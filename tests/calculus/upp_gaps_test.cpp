@@ -152,8 +152,9 @@ RC_GTEST_PROP(UppGapsLaws, ConvolutionMatchesBruteForce, ()) {
   RC_CLASSIFY(!h.valid(), "convolution not UPP");
   if (!h.valid()) {
     // refused only as not UPP, with evidence from the definition: past both transients and
-    // two common periods l (and within 24 more time units), some time repeats with the slower rate and
-    // another with the faster one over three shifts by l (a UPP result has a single rate)
+    // two common periods l (and within 24 more time units), some time repeats with the
+    // slower rate and another with the faster one over three shifts by l (a UPP result has a
+    // single rate)
     RC_ASSERT(h.error() == curve_error::undefined);
     RC_ASSERT(convolve(g, f).error() == curve_error::undefined);
     rational l = f.period();

@@ -49,16 +49,17 @@
 ///   T_f + T_g + l. With rho_f < rho_g, moving K d_f from g's argument to f's adds K c_f and
 ///   removes at least rho_g K d_f - (M_g - m_g) (M, m as above, for g), so with
 ///   K = floor((M_g - m_g) / ((rho_g - rho_f) d_f)) + 1 only g on [T_g, T_g + K d_f) matters,
-///   which is the finite-part case. The parts are combined by min, slowest rate first:
-///   with +infinity gaps and different rates, f ⊗ g need not be UPP (f_p ⊗ g_p, of the
-///   slower rate, can be +infinity on a repeating set where a part of the faster rate is
-///   finite), and is then refused with curve_error::undefined as min is. That bound needs g finite at both ends of the move, so it
-///   holds only when g's pattern has no +infinity (a point or a piece): a move of K d_f can
-///   land g's argument on a +infinity point. With such gaps the move is by
+///   which is the finite-part case. That bound needs g finite at both ends of the move, so
+///   it holds only when g's pattern has no +infinity (a point or a piece): a move of K d_f
+///   can land g's argument on a +infinity point. With such gaps the move is by
 ///   l = lcm(d_f, d_g) = a d_g = b d_f: for a split (T_f + x, T_g + y) with y >= l and
 ///   g(T_g + y) finite, g(T_g + y - l) = g(T_g + y) - a c_g is finite too (same phase) and
 ///   f(T_f + x + l) = f(T_f + x) + b c_f, so the cost changes by b c_f - a c_g
-///   = l (rho_f - rho_g) < 0; hence only g on [T_g, T_g + l) matters. Each part is computed exactly by
+///   = l (rho_f - rho_g) < 0; hence only g on [T_g, T_g + l) matters. The parts are
+///   combined by min, slowest rate first: with +infinity gaps and different rates, f ⊗ g
+///   need not be UPP (f_p ⊗ g_p, of the slower rate, can be +infinity on a repeating set
+///   where a part of the faster rate is finite), and is then refused with
+///   curve_error::undefined as min is. Each part is computed exactly by
 ///   netcc::calculus::convolve on the curves unrolled to the horizon where the result's
 ///   pattern is complete (the convolution at t uses the operands on [0, t] only).
 ///
