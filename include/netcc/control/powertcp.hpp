@@ -742,7 +742,11 @@ using theta_powertcp = basic_powertcp<arith::ieee_double, rtt_power>;
 // rtt_power 24 B. So: INT <= 224 B + 16 or 24 B per hop, theta <= 248 B in double. Fixed point
 // adds reciprocals that depend only on tau and the path's link rates (configuration-like): tau's
 // (32 B) and, with INT, those of up to two link rates (168 B).
+/// @brief Bytes a fixed-point PowerTCP adds for tau's reciprocal (configuration-like: it
+/// depends only on tau).
 inline constexpr std::size_t powertcp_fixed_recip_bytes = 32;
+/// @brief Bytes a fixed-point INT PowerTCP adds for the reciprocals of up to two link rates and
+/// their BDPs (configuration-like: they depend only on tau and the path's links).
 inline constexpr std::size_t powertcp_int_recip_bytes = 168;
 static_assert(sizeof(powertcp) <= 224 + 24 * 5, "powertcp: 224 B + 24 B per hop");
 static_assert(sizeof(basic_powertcp<arith::q32>) <=

@@ -417,6 +417,8 @@ enum class swift_branch : std::uint8_t {
   reset,     ///< retransmit_cnt >= RETX_RESET_THRESHOLD: cwnd = min_cwnd
 };
 
+class swift_compact;
+
 /// @brief Swift's sender (the paper's Algorithm 1 with §3.3-3.6) over arithmetic policy `Policy`.
 ///
 /// Windows are kept in packets (fractional). After any event sequence the windows are finite and
@@ -432,15 +434,12 @@ enum class swift_branch : std::uint8_t {
 /// // below one packet: one packet every rtt / cwnd = 2 RTTs (base_target before a sample)
 /// netcc::duration gap = cc.pacing_delay();   // 100 us
 /// @endcode
-class swift_compact;
-
 template <ArithmeticPolicy Policy = arith::ieee_double>
 class basic_swift {
  public:
   /// @brief The number type of the windows.
   using value_type = typename Policy::value_type;
 
-  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
   /// @brief The parameter struct.
   using params_type = swift_params;
   /// @brief Events consumed (netcc::controller_traits): ACKs, losses (fast recovery) and
@@ -451,15 +450,15 @@ class basic_swift {
   /// last RTT, retransmit_cnt, flags and the latest rules; everything else is config, shared
   /// by a class of flows. Read and change it through config.
   struct flow_state {
-    value_type fcwnd{};             // fabric window, packets
-    value_type ecwnd{};             // endpoint window, packets
-    timestamp f_last{};             // t_last_decrease of fcwnd
-    timestamp e_last{};             // t_last_decrease of ecwnd
-    duration rtt{};                 // the last RTT sample
-    std::uint32_t retransmits = 0;  // retransmit_cnt
-    std::uint8_t flags = 0;
-    swift_branch f_branch = swift_branch::none;  // the latest rule run on fcwnd
-    swift_branch e_branch = swift_branch::none;  // the latest rule run on ecwnd
+    value_type fcwnd{};                          ///< fabric window, packets
+    value_type ecwnd{};                          ///< endpoint window, packets
+    timestamp f_last{};                          ///< t_last_decrease of fcwnd
+    timestamp e_last{};                          ///< t_last_decrease of ecwnd
+    duration rtt{};                              ///< the last RTT sample
+    std::uint32_t retransmits = 0;               ///< retransmit_cnt
+    std::uint8_t flags = 0;                      ///< have_rtt, f_decreased, e_decreased, endpoint
+    swift_branch f_branch = swift_branch::none;  ///< the latest rule run on fcwnd
+    swift_branch e_branch = swift_branch::none;  ///< the latest rule run on ecwnd
   };
   static_assert(std::is_trivially_copyable_v<flow_state>);
 
@@ -513,6 +512,7 @@ class basic_swift {
 
     /// @brief Algorithm 1 "On Receiving ACK" for the fabric window, and for the endpoint window
     /// when the event carries an endpoint delay (§3.3).
+    /// @param st the flow's state (updated)
     /// @param e an event with an RTT sample; acked bytes (acked_bytes), a hop count (hop_count)
     /// and an endpoint delay (endpoint_delay) are used when its traits have them
     template <class E>
@@ -998,13 +998,13 @@ class swift_compact {
   /// @brief One flow's packed state (32 B, trivially copyable); see the class comment for the
   /// range of each field. Read and change it through config.
   struct flow_state {
-    value_type fcwnd{};             // fabric window, q32 packets
-    value_type ecwnd{};             // endpoint window, q32 packets
-    std::uint32_t f_last = 0;       // t_last_decrease of fcwnd, low 32 bits of the ns clock
-    std::uint32_t e_last = 0;       // t_last_decrease of ecwnd, low 32 bits of the ns clock
-    std::uint32_t rtt = 0;          // the last RTT sample, ns, saturating
-    std::uint16_t retransmits = 0;  // retransmit_cnt, saturating at 65535
-    std::uint16_t bits = 0;         // flags (bits 0-3), fcwnd's rule (4-6), ecwnd's (7-9)
+    value_type fcwnd{};             ///< fabric window, q32 packets
+    value_type ecwnd{};             ///< endpoint window, q32 packets
+    std::uint32_t f_last = 0;       ///< t_last_decrease of fcwnd, low 32 bits of the ns clock
+    std::uint32_t e_last = 0;       ///< t_last_decrease of ecwnd, low 32 bits of the ns clock
+    std::uint32_t rtt = 0;          ///< the last RTT sample, ns, saturating
+    std::uint16_t retransmits = 0;  ///< retransmit_cnt, saturating at 65535
+    std::uint16_t bits = 0;         ///< flags (bits 0-3), fcwnd's rule (4-6), ecwnd's (7-9)
   };
   static_assert(std::is_trivially_copyable_v<flow_state>);
 

@@ -333,16 +333,16 @@ class basic_timely {
   /// and flags; everything else is config, shared by a class of flows. Read and change it
   /// through config.
   struct flow_state {
-    value_type rate{};             // Mbps
-    value_type rtt_diff{};         // us (Algorithm 1 line 3)
-    value_type sent{};             // Mbps, the meter's last closed window
-    duration prev_rtt{};           // prev_rtt (line 2)
-    timestamp last{};              // time of the previous completion (§5 scaling)
-    timestamp meter_start{};       // opening of the meter's current window
-    std::int64_t meter_bytes = 0;  // bytes sent in the current window
-    std::uint32_t neg = 0;         // consecutive negative gradients (HAI)
-    timely_action action = timely_action::none;
-    std::uint8_t flags = 0;
+    value_type rate{};                           ///< Mbps
+    value_type rtt_diff{};                       ///< us (Algorithm 1 line 3)
+    value_type sent{};                           ///< Mbps, the meter's last closed window
+    duration prev_rtt{};                         ///< prev_rtt (line 2)
+    timestamp last{};                            ///< time of the previous completion (§5 scaling)
+    timestamp meter_start{};                     ///< opening of the meter's current window
+    std::int64_t meter_bytes = 0;                ///< bytes sent in the current window
+    std::uint32_t neg = 0;                       ///< consecutive negative gradients (HAI)
+    timely_action action = timely_action::none;  ///< the latest rule (last_action)
+    std::uint8_t flags = 0;  ///< have_prev, have_last, meter_on, sent_known, held
   };
   static_assert(std::is_trivially_copyable_v<flow_state>);
 
