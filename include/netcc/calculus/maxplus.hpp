@@ -75,27 +75,29 @@ template <CurveNumber T>
 
 namespace netcc::detail {
 
-// The max-plus operation dual to the min-plus `op`: -((-f) op (-g)). The checks shared by
-// maxplus_convolve and maxplus_deconvolve: an invalid operand is returned as is (f first),
-// an operand taking +infinity gives curve_error::precondition, a failed negation or `op`
-// its error, and a min-plus result taking +infinity (-infinity after negation)
-// curve_error::undefined.
-template <class T, class Op>
-calculus::basic_curve<T> maxplus_by_duality(const calculus::basic_curve<T>& f,
-                                            const calculus::basic_curve<T>& g, Op op) {
-  using C = calculus::basic_curve<T>;
+// The max-plus operation dual to the min-plus `op`: -((-f) op (-g)), for curves and for UPP
+// curves (C) alike, with `finite(x)` saying that x takes no +infinity. The checks shared by
+// every max-plus operation: an invalid operand is returned as is (f first), an operand taking
+// +infinity gives curve_error::precondition, a failed negation or `op` its error, and a
+// min-plus result taking +infinity (-infinity after negation) curve_error::undefined.
+// `negate` is found by argument-dependent lookup (netcc::calculus) for either curve type.
+template <class C, class Finite, class Op>
+C maxplus_by_duality(const C& f, const C& g, Finite finite, Op op) {
   if (!f.valid()) return f;
   if (!g.valid()) return g;
-  if (!f.is_finite() || !g.is_finite()) return C::invalid(calculus::curve_error::precondition);
-  const C nf = calculus::negate(f);
+  if (!finite(f) || !finite(g)) return C::invalid(calculus::curve_error::precondition);
+  const C nf = negate(f);
   if (!nf.valid()) return nf;
-  const C ng = calculus::negate(g);
+  const C ng = negate(g);
   if (!ng.valid()) return ng;
   const C m = op(nf, ng);
   if (!m.valid()) return m;
-  if (!m.is_finite()) return C::invalid(calculus::curve_error::undefined);
-  return calculus::negate(m);
+  if (!finite(m)) return C::invalid(calculus::curve_error::undefined);
+  return negate(m);
 }
+
+// basic_curve::is_finite as a function object for maxplus_by_duality.
+inline constexpr auto curve_is_finite = [](const auto& c) { return c.is_finite(); };
 
 }  // namespace netcc::detail
 
@@ -118,7 +120,8 @@ template <CurveNumber T>
   // The min-plus convolution of two finite curves is finite; a +infinity in it would be a bug
   // of the min-plus layer, reported (curve_error::undefined) rather than negated.
   return detail::maxplus_by_duality(
-      f, g, [](const basic_curve<T>& a, const basic_curve<T>& b) { return convolve(a, b); });
+      f, g, detail::curve_is_finite,
+      [](const basic_curve<T>& a, const basic_curve<T>& b) { return convolve(a, b); });
 }
 
 /// @brief Max-plus deconvolution (f ⊘̄ g)(t) = inf_{u >= 0} { f(t + u) - g(u) }, computed
@@ -137,7 +140,8 @@ template <CurveNumber T>
 [[nodiscard]] basic_curve<T> maxplus_deconvolve(const basic_curve<T>& f, const basic_curve<T>& g) {
   // +infinity in the min-plus result is -infinity in the max-plus one (curve_error::undefined).
   return detail::maxplus_by_duality(
-      f, g, [](const basic_curve<T>& a, const basic_curve<T>& b) { return deconvolve(a, b); });
+      f, g, detail::curve_is_finite,
+      [](const basic_curve<T>& a, const basic_curve<T>& b) { return deconvolve(a, b); });
 }
 
 }  // namespace netcc::calculus
@@ -207,21 +211,10 @@ template <CurveNumber T>
 /// @endcode
 template <CurveNumber T>
 [[nodiscard]] basic_upp<T> maxplus_convolve(const basic_upp<T>& f, const basic_upp<T>& g) {
-  using U = basic_upp<T>;
-  if (!f.valid()) return f;
-  if (!g.valid()) return g;
-  if (!detail::upp_all_finite(f) || !detail::upp_all_finite(g)) {
-    return U::invalid(curve_error::precondition);
-  }
-  const U nf = negate(f);
-  if (!nf.valid()) return nf;
-  const U ng = negate(g);
-  if (!ng.valid()) return ng;
-  const U m = convolve(nf, ng);
-  if (!m.valid()) return m;
   // finite operands have a finite min-plus convolution; +infinity would be a bug below
-  if (!detail::upp_all_finite(m)) return U::invalid(curve_error::undefined);
-  return negate(m);
+  return netcc::detail::maxplus_by_duality(
+      f, g, [](const basic_upp<T>& x) { return detail::upp_all_finite(x); },
+      [](const basic_upp<T>& a, const basic_upp<T>& b) { return convolve(a, b); });
 }
 
 /// @brief Max-plus deconvolution of UPP curves, (f ⊘̄ g)(t) = inf_{u >= 0} { f(t + u) -
@@ -239,21 +232,10 @@ template <CurveNumber T>
 /// @endcode
 template <CurveNumber T>
 [[nodiscard]] basic_upp<T> maxplus_deconvolve(const basic_upp<T>& f, const basic_upp<T>& g) {
-  using U = basic_upp<T>;
-  if (!f.valid()) return f;
-  if (!g.valid()) return g;
-  if (!detail::upp_all_finite(f) || !detail::upp_all_finite(g)) {
-    return U::invalid(curve_error::precondition);
-  }
-  const U nf = negate(f);
-  if (!nf.valid()) return nf;
-  const U ng = negate(g);
-  if (!ng.valid()) return ng;
-  const U m = deconvolve(nf, ng);
-  if (!m.valid()) return m;
   // +infinity anywhere in the min-plus result is -infinity in the max-plus one
-  if (!detail::upp_all_finite(m)) return U::invalid(curve_error::undefined);
-  return negate(m);
+  return netcc::detail::maxplus_by_duality(
+      f, g, [](const basic_upp<T>& x) { return detail::upp_all_finite(x); },
+      [](const basic_upp<T>& a, const basic_upp<T>& b) { return deconvolve(a, b); });
 }
 
 }  // namespace netcc::calculus
