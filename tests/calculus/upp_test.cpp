@@ -280,7 +280,7 @@ RC_GTEST_PROP(UppLaws, MinAndPlusLaws, ()) {
 }
 
 // Convolution against brute force on the unrolled curves over a horizon past the result's
-// transient and two of its periods; commutative; min distributes over it.
+// transient and two of its periods; commutative and associative; min distributes over it.
 RC_GTEST_PROP(UppLaws, ConvolutionMatchesDefinitionAndLaws, ()) {
   const bool mono = *rc::gen::arbitrary<bool>();
   const upp f = *gen_upp(mono);
@@ -329,6 +329,11 @@ RC_GTEST_PROP(UppLaws, ConvolutionMatchesDefinitionAndLaws, ()) {
     }
   }
   const upp k = *gen_upp(mono);
+  // associative, exactly on canonical forms (equal functions have equal canonical forms)
+  const upp left = convolve(h, k);
+  const upp right = convolve(f, convolve(g, k));
+  RC_ASSERT(left.valid() && right.valid());
+  RC_ASSERT(left == right);
   const upp lhs = convolve(f, min(g, k));
   const upp rhs = min(h, convolve(f, k));
   for (const rational& t : calc_test::grid(q(12), q(1, 4))) RC_ASSERT(lhs(t) == rhs(t));
