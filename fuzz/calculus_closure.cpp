@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
+#include "upp_decode.hpp"
 
 namespace {
 
-using netcc::calculus::breakpoint;
 using netcc::calculus::curve;
 using netcc::calculus::curve_error;
 using netcc::calculus::rational;
@@ -33,38 +33,10 @@ using ext = netcc::calculus::extended<rational>;
 
 constexpr std::size_t max_segments = 6;
 
-rational small(byte_reader& r) {
-  return rational::of(static_cast<std::int8_t>(r.u8()) % 7, 1 + r.u8() % 2);
-}
-
-rational positive(byte_reader& r) {
-  return rational::of(1 + r.u8() % 4, 1 + r.u8() % 2);
-}
+constexpr netcc::fuzz::upp_ranges ranges{7, 2, 4, 2, 3, 3};
 
 upp decode_upp(byte_reader& r) {
-  switch (r.u8() % 4) {
-    case 0:
-      return upp::packetizer(positive(r));
-    case 1:
-      return upp::staircase(small(r), positive(r));
-    default: {
-      const int n = 1 + r.u8() % 3;
-      std::vector<breakpoint<rational>> v;
-      rational t{0};
-      ext left{0};
-      for (int i = 0; i < n; ++i) {
-        const ext value = i == 0 ? ext{small(r)} : ext{left.value() + small(r)};
-        const ext right{value.value() + small(r)};
-        const rational slope = small(r);
-        v.push_back({t, value, right, slope});
-        const rational dt = positive(r);
-        left = ext{right.value() + slope * dt};
-        t = t + dt;
-      }
-      const curve base = curve::from_breakpoints(v);
-      return upp::make(base, rational::of(r.u8() % 3, 2), positive(r), small(r));
-    }
-  }
+  return netcc::fuzz::decode_upp(r, ranges);
 }
 
 bool small_enough(const upp& u) {
