@@ -5,7 +5,9 @@
 // of well-formed feedback: SRCs with queues of 0 to 20 packets and rtt_src of 2 to 6 us (47 % of
 // them decrement; the controller restarts with the ring), ACKs advancing by one packet with INC
 // on half of them (an AI round every ~64 ACKs), sends of full packets against a long pending
-// count.
+// count. "compact" is netcc::bolt_sender_compact (q32, 32-B state). bolt_flows/<policy>/<n>:
+// n flows' states in one contiguous array (1 to 2^20) driven through a shared config, SRCs and
+// ACKs alternating, each to a flow drawn at random: ns per event, and "bytes_per_flow".
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -53,12 +55,12 @@ std::vector<netcc::ack_event> acks() {
   return v;
 }
 
-template <class Policy>
+template <class cc_t>
 void BM_bolt_src(benchmark::State& state) {
-  using cc_t = netcc::basic_bolt_sender<Policy>;
   const auto v = srcs();
   // A window of 1 GiB: flow.rate is the host rate (reaction_factor 1), the window never reaches
-  // min_cwnd within the ring, and 1927 of the 4096 SRCs decrement.
+  // min_cwnd within the ring, and 1927 of the 4096 SRCs decrement (the compact form lowers the
+  // window to its 16 MB limit: the same factor and decrements).
   const cc_t fresh{{.cwnd_init = netcc::bytes{std::int64_t{1} << 30}}};
   cc_t cc = fresh;
   std::size_t i = 0;
@@ -71,12 +73,16 @@ void BM_bolt_src(benchmark::State& state) {
   state.counters["state_B"] = static_cast<double>(cc_t::state_bytes);
   state.counters["sizeof_B"] = static_cast<double>(sizeof(cc_t));
 }
-BENCHMARK(BM_bolt_src<netcc::arith::ieee_double>);
-BENCHMARK(BM_bolt_src<netcc::arith::q32>);
+using bolt_double = netcc::basic_bolt_sender<netcc::arith::ieee_double>;
+using bolt_q32 = netcc::basic_bolt_sender<netcc::arith::q32>;
+using bolt_compact = netcc::bolt_sender_compact;
 
-template <class Policy>
+BENCHMARK(BM_bolt_src<bolt_double>)->Name("BM_bolt_src/double");
+BENCHMARK(BM_bolt_src<bolt_q32>)->Name("BM_bolt_src/q32");
+BENCHMARK(BM_bolt_src<bolt_compact>)->Name("BM_bolt_src/compact");
+
+template <class cc_t>
 void BM_bolt_ack(benchmark::State& state) {
-  using cc_t = netcc::basic_bolt_sender<Policy>;
   const auto v = acks();
   cc_t cc{};
   std::size_t i = 0;
@@ -87,12 +93,12 @@ void BM_bolt_ack(benchmark::State& state) {
   state.counters["state_B"] = static_cast<double>(cc_t::state_bytes);
   state.counters["sizeof_B"] = static_cast<double>(sizeof(cc_t));
 }
-BENCHMARK(BM_bolt_ack<netcc::arith::ieee_double>);
-BENCHMARK(BM_bolt_ack<netcc::arith::q32>);
+BENCHMARK(BM_bolt_ack<bolt_double>)->Name("BM_bolt_ack/double");
+BENCHMARK(BM_bolt_ack<bolt_q32>)->Name("BM_bolt_ack/q32");
+BENCHMARK(BM_bolt_ack<bolt_compact>)->Name("BM_bolt_ack/compact");
 
-template <class Policy>
+template <class cc_t>
 void BM_bolt_send(benchmark::State& state) {
-  using cc_t = netcc::basic_bolt_sender<Policy>;
   cc_t cc{};
   cc.on_write(netcc::bytes{std::int64_t{1} << 50});
   std::int64_t t = 0;
@@ -102,18 +108,70 @@ void BM_bolt_send(benchmark::State& state) {
   state.counters["state_B"] = static_cast<double>(cc_t::state_bytes);
   state.counters["sizeof_B"] = static_cast<double>(sizeof(cc_t));
 }
-BENCHMARK(BM_bolt_send<netcc::arith::ieee_double>);
-BENCHMARK(BM_bolt_send<netcc::arith::q32>);
+BENCHMARK(BM_bolt_send<bolt_double>)->Name("BM_bolt_send/double");
+BENCHMARK(BM_bolt_send<bolt_q32>)->Name("BM_bolt_send/q32");
+BENCHMARK(BM_bolt_send<bolt_compact>)->Name("BM_bolt_send/compact");
 
-template <class Policy>
+template <class cc_t>
 void BM_bolt_outputs(benchmark::State& state) {
-  netcc::basic_bolt_sender<Policy> cc{};
+  cc_t cc{};
   for (auto _ : state) {
     benchmark::DoNotOptimize(cc.cwnd());
     benchmark::DoNotOptimize(cc.pacing_rate());
   }
 }
-BENCHMARK(BM_bolt_outputs<netcc::arith::ieee_double>);
-BENCHMARK(BM_bolt_outputs<netcc::arith::q32>);
+BENCHMARK(BM_bolt_outputs<bolt_double>)->Name("BM_bolt_outputs/double");
+BENCHMARK(BM_bolt_outputs<bolt_q32>)->Name("BM_bolt_outputs/q32");
+BENCHMARK(BM_bolt_outputs<bolt_compact>)->Name("BM_bolt_outputs/compact");
+
+template <class C>
+void BM_bolt_flows(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto s = srcs();
+  const auto a = acks();
+  const typename C::config cfg{};
+  std::vector<typename C::flow_state> flows(n, cfg.initial_state());
+  std::mt19937_64 rng(11);
+  std::vector<std::uint32_t> order(1 << 16);
+  for (auto& o : order) o = static_cast<std::uint32_t>(rng() % n);
+  std::size_t i = 0;
+  std::int64_t lap = 0;
+  for (auto _ : state) {
+    const std::size_t k = (i >> 1) & (ring - 1);
+    auto& st = flows[order[i & (order.size() - 1)]];
+    if (i & 1) {
+      auto e = a[k];
+      e.now += netcc::duration{lap};
+      cfg.on_ack(st, e);
+    } else {
+      auto e = s[k];
+      e.now += netcc::duration{lap};
+      e.tx_timestamp += static_cast<std::uint32_t>(lap);
+      cfg.on_src(st, e);
+    }
+    if ((++i & (2 * ring - 1)) == 0) lap += 500 * static_cast<std::int64_t>(ring);
+  }
+  benchmark::DoNotOptimize(flows.data());
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));
+  state.counters["flows"] = static_cast<double>(n);
+}
+BENCHMARK(BM_bolt_flows<bolt_double>)
+    ->Name("bolt_flows/double")
+    ->Arg(1)
+    ->Arg(1 << 10)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20);
+BENCHMARK(BM_bolt_flows<bolt_q32>)
+    ->Name("bolt_flows/q32")
+    ->Arg(1)
+    ->Arg(1 << 10)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20);
+BENCHMARK(BM_bolt_flows<bolt_compact>)
+    ->Name("bolt_flows/compact")
+    ->Arg(1)
+    ->Arg(1 << 10)
+    ->Arg(1 << 16)
+    ->Arg(1 << 20);
 
 }  // namespace

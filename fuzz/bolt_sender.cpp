@@ -18,6 +18,9 @@
 //   * every data packet carries INC; LAST only for a burst longer than one BDP; the pending and
 //     bytes-sent counters never go negative; FIRST and LAST agree between the two policies
 //     while their windows are equal.
+// The compact q32 form (netcc::bolt_sender_compact) runs the same events: window within
+// [min_cwnd, max_cwnd] (max_cwnd at most its 16 MB limit), pacing_rate() within [1 bps,
+// host_rate], every packet INC, and the same marks as q32 while their windows are equal.
 #include <netcc/control/bolt_sender.hpp>
 
 #include <algorithm>
@@ -128,6 +131,13 @@ struct checker {
   }
 };
 
+void compact_bounds(const netcc::bolt_sender_compact& c) {
+  const auto& p = c.params();
+  NETCC_FUZZ_CHECK(p.max_cwnd <= netcc::bytes{netcc::bolt_sender_compact::window_limit});
+  NETCC_FUZZ_CHECK(c.cwnd() >= p.min_cwnd && c.cwnd() <= p.max_cwnd);
+  NETCC_FUZZ_CHECK(c.pacing_rate() >= netcc::min_pacing_rate && c.pacing_rate() <= p.host_rate);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -135,8 +145,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto params = read_params(in);
   checker<netcc::bolt_sender> d{params};
   checker<netcc::basic_bolt_sender<netcc::arith::q32>> q{params};
+  netcc::bolt_sender_compact c{params};
   d.bounds();
   q.bounds();
+  compact_bounds(c);
   std::int64_t now = static_cast<std::int64_t>(in.u64() >> 2);
   netcc::sequence seq = in.u64();
   int events = 0;  // timeout runs count every timeout: at most 1024 events per input
@@ -158,6 +170,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             in.boolean() ? static_cast<std::int64_t>(in.below(5)) * 100'000'000'000 : in.i64()};
         d.src(e);
         q.src(e);
+        c.on_src(e);
+        compact_bounds(c);
         break;
       }
       case 2: {
@@ -168,14 +182,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         a.inc = in.boolean();
         d.ack(a);
         q.ack(a);
+        c.on_ack(a);
+        compact_bounds(c);
         break;
       }
       case 3: {
         const netcc::bytes b{in.boolean() ? static_cast<std::int64_t>(in.below(10'000)) : in.i64()};
         const double wd = d.w(), wq = q.w();
+        const bool same = c.window() == q.cc.window();
         const auto md = d.send(b, t);
         const auto mq = q.send(b, t);
+        const auto mc = c.on_send(b, t);
         if (wd == wq) NETCC_FUZZ_CHECK(md == mq);
+        NETCC_FUZZ_CHECK(mc.inc);
+        if (same && c.pending() == q.cc.pending() && c.sent_since_idle() == q.cc.sent_since_idle())
+          NETCC_FUZZ_CHECK(mc == mq);
+        compact_bounds(c);
         break;
       }
       case 4: {
@@ -183,6 +205,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const netcc::bytes b{raw >> (in.u8() % 64)};
         d.write(b);
         q.write(b);
+        c.on_write(b);
+        compact_bounds(c);
         break;
       }
       default: {
@@ -190,12 +214,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const bool timeout = (b & 1) != 0;
         d.cut(timeout, t);
         q.cut(timeout, t);
+        if (timeout) {
+          c.on_timeout(t);
+        } else {
+          c.on_loss(t);
+        }
+        compact_bounds(c);
         if (timeout && (b & 0x80) != 0) {  // a run of timeouts, past RETX_RESET_THRESHOLD
           const int n = 1 + in.u8() % 32;
           for (int i = 0; i < n; ++i, ++events) {
             now = in.time_after(now, 1'000'000);
             d.cut(true, netcc::timestamp{now});
             q.cut(true, netcc::timestamp{now});
+            c.on_timeout(netcc::timestamp{now});
+            compact_bounds(c);
           }
         }
         break;

@@ -922,3 +922,174 @@ RC_GTEST_PROP(BoltSenderProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
     RC_ASSERT(d.idle() == q.idle());
   }
 }
+
+// ---------------------------------------------------------------- config + flow_state, compact
+
+namespace {
+
+using compact = netcc::bolt_sender_compact;
+
+// Runs `e` on a config and an external state, as apply() runs it on a controller.
+template <class Cfg, class St>
+void apply_cfg(const Cfg& cfg, St& st, const event& e) {
+  switch (e.k) {
+    case kind::src:
+      cfg.on_src(st, to_src(e));
+      break;
+    case kind::ack: {
+      netcc::ack_event a = ack(e.seq, e.nxt, e.inc, e.rtt);
+      a.now = netcc::timestamp{e.now};
+      cfg.on_ack(st, a);
+      break;
+    }
+    case kind::write:
+      cfg.on_write(st, netcc::bytes{e.len});
+      break;
+    case kind::send:
+      cfg.on_send(st, netcc::bytes{e.len}, netcc::timestamp{e.now});
+      break;
+    case kind::timeout:
+      cfg.on_timeout(st, netcc::timestamp{e.now});
+      break;
+    case kind::loss:
+      cfg.on_loss(st, netcc::timestamp{e.now});
+      break;
+  }
+}
+
+template <class C>
+void config_and_state_equal_object() {
+  const auto p = gen_params();
+  C cc{p};
+  const typename C::config cfg{p};
+  typename C::flow_state st = cfg.initial_state();
+  for (const auto& e : gen_events(true)) {
+    apply(cc, e);
+    apply_cfg(cfg, st, e);
+    const auto& o = cc.state();
+    RC_ASSERT(netcc::to_double(st.cwnd) == netcc::to_double(o.cwnd));
+    RC_ASSERT(st.rtt == o.rtt && st.last_dec == o.last_dec && st.last_cut == o.last_cut);
+    RC_ASSERT(st.ai.mark() == o.ai.mark());
+    RC_ASSERT(st.pending == o.pending && st.sent == o.sent);
+    RC_ASSERT(st.decrements == o.decrements && st.retx == o.retx);
+    RC_ASSERT(st.flags == o.flags && st.branch == o.branch);
+    RC_ASSERT(cfg.cwnd(st) == cc.cwnd() && cfg.pacing_rate(st) == cc.pacing_rate());
+  }
+}
+
+}  // namespace
+
+TEST(BoltSenderCompact, StateBudgetRangesAndValidation) {
+  EXPECT_LE(sizeof(compact::flow_state), 32U);
+  EXPECT_EQ(compact::state_bytes, sizeof(compact::flow_state));
+  EXPECT_TRUE(compact::validate({}).ok());
+  const auto v = compact::validate({.cwnd_init = netcc::bytes{1'073'741'824}});
+  ASSERT_EQ(v.size(), 1U);
+  EXPECT_EQ(v[0].message(),
+            "bolt_sender_compact.cwnd_init = 1073741824 B: must be at most 16777215 B (the "
+            "compact window's range)");
+  const auto r = compact::validate({.base_rtt = netcc::duration{std::int64_t{1} << 31}});
+  ASSERT_FALSE(r.ok());  // the clocks' range, and a BDP of 26.8 GB beyond the counter's
+  EXPECT_NE(r[0].message().find("bolt_sender_compact.base_rtt"), std::string::npos);
+  EXPECT_NE(r[1].message().find("bolt_sender_compact.host_rate"), std::string::npos);
+  // Unchecked construction lowers max_cwnd to the compact range.
+  const compact cc{{.max_cwnd = netcc::bytes{1'073'741'824}}};
+  EXPECT_EQ(cc.params().max_cwnd, netcc::bytes{compact::window_limit});
+  // The default BDP (100 kB) is the initial window, as in q32.
+  EXPECT_EQ(cc.cwnd(), bolt_q32{}.cwnd());
+}
+
+TEST(BoltSenderCompact, SameStepsAsQ32) {
+  compact c{{.cwnd_init = 101'500_B}};
+  bolt_q32 q{{.cwnd_init = 101'500_B}};
+  for (std::int64_t now : {10'000, 10'499, 10'500}) {
+    c.on_src(src(now, 2000, 3000, 50_Gbps));
+    q.on_src(src(now, 2000, 3000, 50_Gbps));
+    EXPECT_EQ(c.window().raw(), q.window().raw());
+    EXPECT_EQ(c.last_branch(), q.last_branch());
+  }
+  EXPECT_EQ(c.cwnd(), 98'500_B);
+  // An SRC after 1.5 2^30 ns of silence: the clock reads 2^30 ns old (line 6's cap), as q32.
+  c.on_src(src(10'500 + (std::int64_t{3} << 29), 2000, 3000, 50_Gbps));
+  q.on_src(src(10'500 + (std::int64_t{3} << 29), 2000, 3000, 50_Gbps));
+  EXPECT_EQ(c.last_branch(), netcc::bolt_branch::src_decrement);
+  EXPECT_EQ(c.window().raw(), q.window().raw());
+  // The generic on_send marks a header.
+  netcc::bolt_header h{.data = true};
+  c.on_send(send_view{.payload = 1500_B, .remaining = 0_B}, h);
+  EXPECT_TRUE(h.first && h.inc && !h.last);
+  // Timeouts: Swift's reset at the threshold.
+  for (int i = 0; i < 5; ++i) c.on_timeout(netcc::timestamp{i * 100'000});
+  EXPECT_EQ(c.cwnd(), 10_B);
+  EXPECT_EQ(c.retransmit_count(), 5U);
+}
+
+RC_GTEST_PROP(BoltSenderProperties, ConfigAndExternalStateEqualTheObject, ()) {
+  config_and_state_equal_object<netcc::bolt_sender>();
+  config_and_state_equal_object<bolt_q32>();
+}
+
+RC_GTEST_PROP(BoltSenderProperties, CompactEqualsQ32WithinItsRanges, ()) {
+  // Realistic traces within the compact ranges (windows below 2^24 B, BDP below 2^25 B, RTTs
+  // and gaps between events below 2^30 ns, writes keeping pending below 2^32 B): every event
+  // takes the same branch and leaves the same window bit for bit, marks, counters and flags.
+  auto p = gen_params();
+  p.base_rtt = netcc::duration{*rc::gen::element<std::int64_t>(5000, 8000)};
+  if (p.max_cwnd > netcc::bytes{compact::window_limit})
+    p.max_cwnd = netcc::bytes{compact::window_limit};
+  if (p.cwnd_init > p.max_cwnd) p.cwnd_init = p.max_cwnd;
+  RC_PRE(compact::validate(p).ok());
+  bolt_q32 q{p};
+  const compact::config cfg{p};
+  std::vector<compact::flow_state> flows(3, cfg.initial_state());  // state in an array
+  const std::size_t k = *rc::gen::inRange<std::size_t>(0, 3);
+  compact::flow_state& st = flows[k];
+  // Time as generated, with every gap between timed events (the jumps of an hour or 2^31 ns
+  // included) shortened to at most 2^30 - 1 ns; each SRC's TX timestamp moves with its `now`.
+  std::int64_t shift = 0, last_timed = 0;
+  bool timed = false;
+  for (auto e : gen_events(true, true)) {
+    if (e.len > (std::int64_t{1} << 20)) e.len = *rc::gen::inRange<std::int64_t>(0, 1 << 20);
+    std::int64_t now = e.now - shift;
+    if (timed && now - last_timed >= compact::clock_horizon) {
+      shift += now - last_timed - (compact::clock_horizon - 1);
+      now = last_timed + compact::clock_horizon - 1;
+    }
+    e.tx = static_cast<std::uint32_t>(e.tx - static_cast<std::uint32_t>(e.now - now));
+    e.now = now;
+    if (e.k != kind::write && e.k != kind::send) {
+      timed = true;
+      last_timed = now;
+    }
+    if (e.k == kind::send) {
+      RC_ASSERT(q.on_send(netcc::bytes{e.len}, netcc::timestamp{e.now}) ==
+                cfg.on_send(st, netcc::bytes{e.len}, netcc::timestamp{e.now}));
+    } else {
+      apply(q, e);
+      apply_cfg(cfg, st, e);
+    }
+    RC_ASSERT(cfg.window(st).raw() == q.window().raw());
+    RC_ASSERT(cfg.last_branch(st) == q.last_branch());
+    RC_ASSERT(cfg.rtt(st) == q.rtt());
+    RC_ASSERT(cfg.pending(st) == q.pending() && cfg.sent_since_idle(st) == q.sent_since_idle());
+    RC_ASSERT(cfg.retransmit_count(st) == q.retransmit_count());
+    RC_ASSERT(cfg.idle(st) == q.idle() && cfg.decremented(st) == q.decremented());
+    RC_ASSERT(cfg.cwnd(st) == q.cwnd() && cfg.pacing_rate(st) == q.pacing_rate());
+    RC_ASSERT(cfg.flow_rate(st) == q.flow_rate());
+  }
+  for (std::size_t j = 0; j < flows.size(); ++j)  // the other flows are untouched
+    if (j != k) RC_ASSERT(flows[j].word == cfg.initial_state().word);
+}
+
+RC_GTEST_PROP(BoltSenderProperties, CompactBoundedForAnyEvents, ()) {
+  compact cc{gen_params()};
+  for (const auto& e : gen_events(true)) {
+    apply(cc, e);
+    const auto& p = cc.params();
+    RC_ASSERT(cc.cwnd() >= p.min_cwnd);
+    RC_ASSERT(cc.cwnd() <= p.max_cwnd);
+    RC_ASSERT(cc.cwnd() <= netcc::bytes{compact::window_limit});
+    RC_ASSERT(cc.pacing_rate() > netcc::bit_rate::zero());
+    RC_ASSERT(cc.pacing_rate() <= p.host_rate);
+  }
+}

@@ -6,6 +6,8 @@
 #include <netcc/control/bolt_sender.hpp>
 #include <netcc/fabric/bolt_header.hpp>
 
+#include <type_traits>
+
 namespace {
 using namespace netcc::literals;
 
@@ -76,9 +78,37 @@ constexpr netcc::bytes after_timeouts() {
 }
 static_assert(after_timeouts() == 10_B);
 
-// Per-flow state budget (the 64 B) for both policies.
+// Per-flow state budget: 64 B for both policies, 32 B for the compact q32 form.
 static_assert(netcc::bolt_sender::state_bytes <= 64);
 static_assert(netcc::basic_bolt_sender<netcc::arith::q32>::state_bytes <= 64);
+static_assert(netcc::bolt_sender_compact::state_bytes <= 32);
+static_assert(std::is_trivially_copyable_v<netcc::bolt_sender_compact::flow_state>);
+static_assert(std::is_trivially_copyable_v<netcc::bolt_sender::flow_state>);
+
+// The compact form and a config with an external state run the same schedule as the object.
+constexpr double compact_src_schedule() {
+  netcc::bolt_sender_compact cc{{.cwnd_init = 101'500_B}};
+  const auto at = [](std::int64_t now) {
+    return netcc::src_event{.now = netcc::timestamp{now},
+                            .queue = 3000_B,
+                            .link_rate = 50_Gbps,
+                            .tx_timestamp = static_cast<std::uint32_t>(now - 2000)};
+  };
+  cc.on_src(at(10'000));
+  cc.on_src(at(10'499));
+  cc.on_src(at(10'500));
+  return netcc::to_double(cc.window());
+}
+static_assert(compact_src_schedule() == 98'500.0);
+constexpr netcc::bytes config_handle_ack() {
+  const netcc::basic_bolt_sender<netcc::arith::q32>::config cfg{};
+  auto st = cfg.initial_state();
+  cfg.on_ack(st, netcc::ack_event{.ack_seq = 1500, .snd_nxt = 90'000});
+  cfg.on_ack(st, netcc::ack_event{.ack_seq = 3000, .snd_nxt = 91'500, .inc = true});
+  cfg.on_ack(st, netcc::ack_event{.ack_seq = 91'500, .snd_nxt = 120'000, .inc = true});
+  return cfg.cwnd(st);
+}
+static_assert(config_handle_ack() == 106'000_B);
 
 // What it consumes: SRCs (netcc::src_event, 32-bit clock), ACKs with INC; what it marks.
 static_assert(netcc::SrcFeedback<netcc::src_event>);
@@ -99,5 +129,8 @@ static_assert(takes_ack<netcc::bolt_sender, netcc::ack_event>);
 static_assert(takes_src<netcc::bolt_sender, netcc::src_event>);
 static_assert(!takes_ack<netcc::bolt_sender, netcc::rtt_event>);  // no INC flag
 static_assert(!takes_src<netcc::bolt_sender, netcc::ack_event>);
+static_assert(takes_ack<netcc::bolt_sender_compact, netcc::ack_event>);
+static_assert(takes_src<netcc::bolt_sender_compact, netcc::src_event>);
+static_assert(netcc::Controller<netcc::bolt_sender_compact>);
 
 }  // namespace

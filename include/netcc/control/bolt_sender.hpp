@@ -127,6 +127,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
@@ -276,11 +277,18 @@ enum class bolt_branch : std::uint8_t {
   no_cut,         ///< timeout below it, or loss, without can_decrease: no change
 };
 
+class bolt_sender_compact;
+
 /// @brief The Bolt sender (Algorithm 2 with §3.2/§4.2 marking and Swift's loss handling).
 ///
 /// Events: on_src (HandleSrc), on_ack (HandleAck), on_write / on_send (the §4.2 counters and
 /// the packet's flags), on_timeout and on_loss (Swift). No allocation, no clock reads; cwnd()
 /// and pacing_rate() are finite and within bounds after any event sequence.
+///
+/// The rules are written once, in config (the parameters and the numbers derived from them,
+/// shared by a class of flows), as members taking one flow's flow_state; the controller is a
+/// config and a flow_state and forwards to them. netcc::bolt_sender_compact runs the q32 config
+/// on a 32-byte packed state.
 ///
 /// @tparam Policy arithmetic policy (netcc::arith::ieee_double, netcc::arith::q32, ...)
 /// @code
@@ -298,48 +306,389 @@ class basic_bolt_sender {
   /// @brief The parameter struct.
   using params_type = bolt_sender_params;
 
-  /// @brief A controller with parameters `p` (invalid fields fall back as the file says).
   /// @brief Events consumed (netcc::controller_traits): SRCs, ACKs, sends (FIRST/LAST/INC
   /// marking), losses and timeouts.
   static constexpr event_set events =
       cc_event::src | cc_event::ack | cc_event::send | cc_event::loss | cc_event::timeout;
 
+  /// @brief One flow's state (trivially copyable): what changes per flow, as opposed to the
+  /// config a class of flows shares. Read and change it through config.
+  struct flow_state {
+    value_type cwnd{};             ///< the window, bytes, within [min_cwnd, max_cwnd]
+    duration rtt{};                ///< latest ACK RTT sample (base_rtt before one)
+    timestamp last_dec{};          ///< Algorithm 2 last_dec_time (set when has_dec)
+    timestamp last_cut{};          ///< Swift t_last_decrease of the loss cuts (when has_cut)
+    per_rtt_marker ai{};           ///< Algorithm 2 seq_no_at_last_ai (set when ai_armed)
+    std::int64_t pending = 0;      ///< §4.2 pending-bytes counter, >= 0
+    std::int64_t sent = 0;         ///< §4.2 bytes-sent counter since idle, >= 0
+    std::uint32_t decrements = 0;  ///< SRC decrements made (modulo 2^32)
+    std::uint16_t retx = 0;        ///< Swift retransmit_cnt (saturating at 65535)
+    std::uint8_t flags = 0;        ///< has_dec, has_cut, ai_armed, idle (config's bits)
+    bolt_branch branch = bolt_branch::none;  ///< the rule the latest congestion event ran
+  };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the parameters (invalid fields fallen back) and the
+  /// numbers derived from them, with Algorithm 2, the §4.2 marking and Swift's loss rules as
+  /// members taking one flow's state.
+  /// @code
+  /// const netcc::basic_bolt_sender<netcc::arith::q32>::config cfg{};
+  /// std::vector<netcc::basic_bolt_sender<netcc::arith::q32>::flow_state> flows(
+  ///     1000, cfg.initial_state());
+  /// cfg.on_ack(flows[7], netcc::ack_event{.ack_seq = 1500, .snd_nxt = 90'000, .inc = true});
+  /// netcc::bytes w = cfg.cwnd(flows[7]);   // 100000 + 2 * 1500 B
+  /// @endcode
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (unchecked: invalid fields fall back to
+    /// their defaults; netcc::validate reports them).
+    constexpr explicit config(const bolt_sender_params& p = {}) noexcept { configure(p); }
+
+    /// @brief A new flow's state: cwnd_init (clamped), RTT base_rtt, idle, no decrement, cut or
+    /// additive-increase round yet.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      init(st);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept {
+      st = flow_state{};
+      st.cwnd = clamp_window(
+          from_int(params_.cwnd_init > bytes::zero() ? params_.cwnd_init.count() : bdp_));
+      st.rtt = params_.base_rtt;
+      st.flags = idle_bit;
+    }
+
+    /// @brief HandleSrc, Algorithm 2 lines 1-8 (§3.1): decrement cwnd by one packet unless the
+    /// last decrement was less than rtt_src / target_q ago.
+    template <class E>
+    requires SrcFeedback<E>
+    constexpr void on_src(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      using clock = typename ft::src_clock;
+      const timestamp now = ft::now(e);
+      // line 2: rtt_src = now - t_tx_data, modulo the reflected timestamp's width.
+      const duration rtt_src = clock::diff(clock::encode(now), ft::tx_timestamp(e));
+      st.branch = bolt_branch::src_ignored;
+      if (rtt_src < duration::zero()) return;  // no sample (file comment)
+      // line 3: reaction_factor = flow.rate / link_rate
+      const value_type factor = reaction_factor(st, ft::link_rate(e));
+      // lines 4-5: target_q = queue_size * reaction_factor, in packets
+      const value_type target_q =
+          ratio_recip<value_type>(ft::queue_size(e).count(), mtu_bytes_) * factor;
+      if (!(target_q > num<value_type>(0))) return;  // no queue of ours: nothing to drain
+      // line 6: rtt_src / target_q <= now - last_dec_time (capped; no decrement yet: the cap)
+      const std::int64_t elapsed = (st.flags & has_dec)
+                                       ? detail::bolt_sat_sub(now.count(), st.last_dec.count())
+                                       : elapsed_cap;
+      if (elapsed < 0) return;  // reordered
+      st.branch = bolt_branch::src_too_soon;
+      if (!interval_due(from_int(rtt_src.count()), target_q,
+                        from_int(elapsed < elapsed_cap ? elapsed : elapsed_cap)))
+        return;
+      st.branch = bolt_branch::src_decrement;
+      st.cwnd = clamp_window(st.cwnd - pkt_);  // line 7: cwnd = cwnd - 1
+      st.last_dec = now;                       // line 8: last_dec_time = now
+      st.flags |= has_dec;
+      ++st.decrements;
+    }
+
+    /// @brief HandleAck, Algorithm 2 lines 9-14: one packet for a reflected INC (lines 10-11)
+    /// and one per RTT, when ack_seq passes seq_no_at_last_ai (lines 12-14); also resets Swift's
+    /// retransmit counter, takes the ACK's RTT sample (if the event type has one) and notes
+    /// whether everything sent is acknowledged.
+    template <class E>
+    requires IncFeedback<E>
+    constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const sequence ack = ft::ack_seq(e);
+      const sequence nxt = ft::snd_nxt(e);
+      if constexpr (RttFeedback<E>) {
+        const duration r = ft::rtt(e);
+        if (r > duration::zero()) st.rtt = r;
+      }
+      st.retx = 0;  // Swift Algorithm 1: every ACK resets retransmit_cnt
+      value_type w = st.cwnd;
+      const bool inc = ft::inc(e);
+      if (inc) w = w + pkt_;  // lines 10-11: capacity available
+      st.branch = inc ? bolt_branch::ack_inc : bolt_branch::ack_none;
+      if (params_.additive_increase && (!(st.flags & ai_armed) || st.ai.passed(ack))) {
+        st.branch = inc ? bolt_branch::ack_inc_ai : bolt_branch::ack_ai;
+        w = w + pkt_;    // line 13: per-RTT additive increase
+        st.ai.arm(nxt);  // line 14: seq_no_at_last_ai = snd_next
+        st.flags |= ai_armed;
+      }
+      st.cwnd = clamp_window(w);
+      if (seq_geq(ack, nxt)) {
+        st.flags |= idle_bit;  // everything sent is acknowledged
+      } else {
+        st.flags &= static_cast<std::uint8_t>(~idle_bit);
+      }
+    }
+
+    /// @brief The application hands `len` bytes to the connection (§4.2): pending += len; a
+    /// write that finds the connection idle with nothing pending starts a new burst (the
+    /// bytes-sent counter restarts at 0). A non-positive `len` does nothing.
+    constexpr void on_write(flow_state& st, bytes len) const noexcept {
+      if (len <= bytes::zero()) return;
+      if (st.pending == 0 && (st.flags & idle_bit)) st.sent = 0;
+      st.pending = detail::bolt_sat_add(st.pending, len.count());
+    }
+
+    /// @brief A data packet of `payload` bytes leaves (§3.2, §4.2): returns its flags. INC
+    /// always; FIRST when the bytes sent since idle (before this packet) are below cwnd; then
+    /// the packet is counted (bytes sent += payload, pending -= payload, at least 0); LAST when
+    /// the pending bytes are below cwnd and the burst is longer than one BDP.
+    constexpr bolt_marks on_send(flow_state& st, bytes payload,
+                                 timestamp /*now*/ = {}) const noexcept {
+      const std::int64_t b = payload > bytes::zero() ? payload.count() : 0;
+      bolt_marks m;
+      m.inc = true;                           // §3.2: every packet asks for a token
+      m.first = from_int(st.sent) < st.cwnd;  // §4.2: bytes-sent counter < cwnd
+      st.sent = detail::bolt_sat_add(st.sent, b);
+      st.pending = st.pending > b ? st.pending - b : 0;
+      // §4.2: pending counter < cwnd; §3.2: only for flows longer than one BDP.
+      m.last = from_int(st.pending) < st.cwnd && detail::bolt_sat_add(st.sent, st.pending) > bdp_;
+      st.flags &= static_cast<std::uint8_t>(~idle_bit);
+      return m;
+    }
+
+    /// @brief on_send for a stack's send descriptor and packet (basic_bolt_sender::on_send).
+    template <class Info, class Packet>
+    requires BoltSendView<Info> && BoltMarkablePacket<Packet>
+    constexpr void on_send(flow_state& st, const Info& s, Packet& pkt) const noexcept {
+      const bytes payload = s.payload;
+      const bytes remaining = s.remaining;
+      const std::int64_t known =
+          detail::bolt_sat_add(remaining > bytes::zero() ? remaining.count() : 0,
+                               payload > bytes::zero() ? payload.count() : 0);
+      if (known > st.pending) {
+        on_write(st, bytes{known - st.pending});
+      } else {
+        st.pending = known;
+      }
+      const bolt_marks m = on_send(st, payload, s.now);
+      pkt.first = m.first;
+      pkt.last = m.last;
+      pkt.inc = m.inc;
+    }
+
+    /// @brief Retransmission timeout, Swift Algorithm 1: retransmit_cnt += 1; at
+    /// RETX_RESET_THRESHOLD cwnd = min_cwnd, otherwise cwnd *= (1 - max_mdf) if can_decrease.
+    constexpr void on_timeout(flow_state& st, timestamp now) const noexcept {
+      if (st.retx < 0xFFFF) ++st.retx;
+      if (st.retx >= params_.retx_reset_threshold) {
+        st.branch = bolt_branch::reset;
+        st.cwnd = min_cwnd_;
+        note_cut(st, now);
+      } else {
+        loss_cut(st, now);
+      }
+    }
+    /// @brief Fast recovery, Swift Algorithm 1: retransmit_cnt = 0; cwnd *= (1 - max_mdf) if
+    /// can_decrease.
+    constexpr void on_loss(flow_state& st, timestamp now) const noexcept {
+      st.retx = 0;
+      loss_cut(st, now);
+    }
+    /// @brief As on_loss(st, now), at the time of the event that revealed the loss.
+    template <class E>
+    requires TimedFeedback<E>
+    constexpr void on_loss(flow_state& st, const E& e) const noexcept {
+      on_loss(st, feedback_traits<E>::now(e));
+    }
+
+    /// @brief The congestion window in whole bytes (rounded down).
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return bytes{static_cast<std::int64_t>(to_double(st.cwnd))};
+    }
+    /// @brief The window as computed (unrounded bytes).
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      return st.cwnd;
+    }
+    /// @brief The window in packets (cwnd / mss, mss defaulting to mtu).
+    [[nodiscard]] constexpr value_type window_packets(const flow_state& st) const noexcept {
+      return st.cwnd / pkt_;
+    }
+    /// @brief Pacing rate (basic_bolt_sender::pacing_rate).
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      if (!(st.cwnd < pkt_)) return params_.host_rate;
+      bit_rate r = cwnd(st) / st.rtt;
+      if (r < min_pacing_rate) r = min_pacing_rate;
+      return r < params_.host_rate ? r : params_.host_rate;
+    }
+    /// @brief The RTT in use: the latest ACK sample, base_rtt before one.
+    [[nodiscard]] constexpr duration rtt(const flow_state& st) const noexcept { return st.rtt; }
+    /// @brief flow.rate of Algorithm 2 line 3: min(cwnd / RTT, host_rate).
+    [[nodiscard]] constexpr bit_rate flow_rate(const flow_state& st) const noexcept {
+      const bit_rate r = cwnd(st) / st.rtt;
+      return r < params_.host_rate ? r : params_.host_rate;
+    }
+    /// @brief True once an SRC has decremented the window.
+    [[nodiscard]] constexpr bool decremented(const flow_state& st) const noexcept {
+      return (st.flags & has_dec) != 0;
+    }
+    /// @brief SRC decrements made so far, modulo 2^32.
+    [[nodiscard]] constexpr std::uint32_t decrements(const flow_state& st) const noexcept {
+      return st.decrements;
+    }
+    /// @brief The rule the latest congestion event ran.
+    [[nodiscard]] constexpr bolt_branch last_branch(const flow_state& st) const noexcept {
+      return st.branch;
+    }
+    /// @brief last_dec_time (meaningful when decremented(st)).
+    [[nodiscard]] constexpr timestamp last_decrement(const flow_state& st) const noexcept {
+      return st.last_dec;
+    }
+    /// @brief seq_no_at_last_ai (meaningful after the first ACK).
+    [[nodiscard]] constexpr sequence ai_mark(const flow_state& st) const noexcept {
+      return st.ai.mark();
+    }
+    /// @brief The §4.2 pending-bytes counter.
+    [[nodiscard]] constexpr bytes pending(const flow_state& st) const noexcept {
+      return bytes{st.pending};
+    }
+    /// @brief The §4.2 bytes-sent counter (since the connection was last idle).
+    [[nodiscard]] constexpr bytes sent_since_idle(const flow_state& st) const noexcept {
+      return bytes{st.sent};
+    }
+    /// @brief True when everything sent is acknowledged and nothing was sent since.
+    [[nodiscard]] constexpr bool idle(const flow_state& st) const noexcept {
+      return (st.flags & idle_bit) != 0;
+    }
+    /// @brief Swift's retransmit_cnt.
+    [[nodiscard]] constexpr std::uint32_t retransmit_count(const flow_state& st) const noexcept {
+      return st.retx;
+    }
+    /// @brief The BDP of the LAST rule and of cwnd_init, in window bytes.
+    [[nodiscard]] constexpr bytes bdp() const noexcept { return bytes{bdp_}; }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const bolt_sender_params& params() const noexcept { return params_; }
+
+   private:
+    friend class bolt_sender_compact;  // packs and unpacks the flags
+
+    enum : std::uint8_t {
+      has_dec = 1,   // an SRC decremented (last_dec is set)
+      has_cut = 2,   // a Swift loss cut happened (last_cut is set)
+      ai_armed = 4,  // seq_no_at_last_ai is set
+      idle_bit = 8,  // everything sent is acknowledged
+    };
+    static constexpr std::int64_t elapsed_cap = std::int64_t{1} << 30;  // line 6 (file comment)
+
+    // A timeout below RETX_RESET_THRESHOLD or a loss: cut if can_decrease.
+    constexpr void loss_cut(flow_state& st, timestamp now) const noexcept {
+      st.branch = bolt_branch::no_cut;
+      if (!can_decrease(st, now)) return;
+      st.branch = bolt_branch::cut;
+      st.cwnd = clamp_window(st.cwnd * keep_);  // Swift: cwnd = (1 - max_mdf) * cwnd
+      note_cut(st, now);
+    }
+    static constexpr void note_cut(flow_state& st, timestamp now) noexcept {
+      st.last_cut = now;
+      st.flags |= has_cut;
+    }
+    [[nodiscard]] static constexpr value_type from_int(std::int64_t v) noexcept {
+      return number_traits<value_type>::from_int(v);
+    }
+
+    constexpr void configure(bolt_sender_params p) noexcept {
+      const bolt_sender_params d{};
+      if (p.mtu < bytes{1} || p.mtu > bytes{65535}) p.mtu = d.mtu;
+      if (p.mss < bytes::zero() || p.mss > p.mtu) p.mss = d.mss;
+      if (p.host_rate <= bit_rate::zero()) p.host_rate = d.host_rate;
+      if (p.base_rtt <= duration::zero()) p.base_rtt = d.base_rtt;
+      if (p.min_cwnd < bytes{1} || p.min_cwnd > bolt_sender_window_limit) p.min_cwnd = d.min_cwnd;
+      if (p.max_cwnd > bolt_sender_window_limit) p.max_cwnd = bolt_sender_window_limit;
+      if (p.max_cwnd < p.min_cwnd) p.max_cwnd = p.min_cwnd;
+      if (p.cwnd_init < bytes::zero()) p.cwnd_init = d.cwnd_init;
+      if (!(p.max_mdf >= 0 && p.max_mdf <= 1)) p.max_mdf = d.max_mdf;  // NaN too
+      if (p.retx_reset_threshold < 1) p.retx_reset_threshold = d.retx_reset_threshold;
+      params_ = p;
+
+      mtu_bytes_ = p.mtu.count();
+      const std::int64_t step = p.mss > bytes::zero() ? p.mss.count() : mtu_bytes_;
+      pkt_ = from_int(step);  // one packet of window
+      min_cwnd_ = from_int(p.min_cwnd.count());
+      max_cwnd_ = from_int(p.max_cwnd.count());
+      keep_ = num<value_type>(1.0 - p.max_mdf);
+      host_bytes_per_ns_ = ratio<value_type>(p.host_rate.bps(), 8'000'000'000);
+      // One BDP of packets in window bytes: BDP / mtu packets of `step` bytes.
+      bdp_ = detail::saturate_i64(detail::i128{(p.host_rate * p.base_rtt).count()} * step /
+                                  mtu_bytes_);
+    }
+
+    [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
+      return clamp_num(w, min_cwnd_, max_cwnd_);
+    }
+
+    // Line 6's test, rtt_src / target_q <= elapsed, with the quotient rounded as operator/
+    // rounds it (rtt_src >= 0, target_q > 0, 0 <= elapsed < 2^31). In fixed point the same
+    // decision without the division: with N = raw(rtt_src) 2^F and D = raw(target_q), the
+    // rounded quotient floor((N + floor(D / 2)) / D) is at most M = raw(elapsed) exactly when
+    // N + floor(D / 2) < (M + 1) D (both sides below 2^127).
+    [[nodiscard]] static constexpr bool interval_due(value_type rtt_src, value_type target_q,
+                                                     value_type elapsed) noexcept {
+      if constexpr (requires { value_type::fraction_bits; }) {
+        using u128 = detail::u128;
+        const u128 n =
+            (u128{static_cast<std::uint64_t>(rtt_src.raw())} << value_type::fraction_bits) +
+            static_cast<std::uint64_t>(target_q.raw()) / 2;
+        const u128 bound = (u128{static_cast<std::uint64_t>(elapsed.raw())} + 1) *
+                           static_cast<std::uint64_t>(target_q.raw());
+        return n < bound;
+      } else {
+        return rtt_src / target_q <= elapsed;
+      }
+    }
+
+    // Algorithm 2 line 3: flow.rate / link_rate, both in bytes per ns; flow.rate =
+    // min(cwnd / RTT, host_rate); a zero (absent) link rate gives 1 (file comment).
+    [[nodiscard]] constexpr value_type reaction_factor(const flow_state& st,
+                                                       bit_rate link) const noexcept {
+      if (link <= bit_rate::zero()) return num<value_type>(1);
+      // The divisions give operator/'s and ratio's values, without a 128-bit library division
+      // in fixed point (detail::quotient; netcc::ratio_by with the constant 8e9 bits per
+      // byte-ns).
+      value_type rate = detail::quotient(st.cwnd, from_int(st.rtt.count()));
+      if (host_bytes_per_ns_ < rate) rate = host_bytes_per_ns_;
+      return detail::quotient(rate, ratio_by<value_type>(link.bps(), bits_per_byte_ns));
+    }
+
+    // Swift Algorithm 1 can_decrease: no loss cut within the last RTT.
+    [[nodiscard]] static constexpr bool can_decrease(const flow_state& st, timestamp now) noexcept {
+      if (!(st.flags & has_cut)) return true;
+      return detail::bolt_sat_sub(now.count(), st.last_cut.count()) >= st.rtt.count();
+    }
+
+    // 8e9: bits per second in one byte per nanosecond.
+    static constexpr detail::invariant_divisor bits_per_byte_ns{8'000'000'000};
+    bolt_sender_params params_{};
+    std::int64_t mtu_bytes_ = 0;
+    std::int64_t bdp_ = 0;  // one BDP in window bytes
+    value_type pkt_{};      // one packet of window (mss, or mtu)
+    value_type min_cwnd_{};
+    value_type max_cwnd_{};
+    value_type keep_{};  // 1 - max_mdf
+    value_type host_bytes_per_ns_{};
+  };
+
+  /// @brief Bytes of per-flow state (window, RTT, the two decrease times, seq_no_at_last_ai,
+  /// the pending and bytes-sent counters, the decrement and retransmit counters and flags), as
+  /// opposed to the configuration every flow of a class shares.
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
   /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
   /// defaults; netcc::make reports them instead).
-  constexpr explicit basic_bolt_sender(const bolt_sender_params& p = {}) noexcept { configure(p); }
+  constexpr explicit basic_bolt_sender(const bolt_sender_params& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
 
   /// @brief HandleSrc, Algorithm 2 lines 1-8 (§3.1): decrement cwnd by one packet unless the
   /// last decrement was less than rtt_src / target_q ago.
   template <class E>
   requires SrcFeedback<E>
-  constexpr void on_src(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    using clock = typename ft::src_clock;
-    const timestamp now = ft::now(e);
-    // line 2: rtt_src = now - t_tx_data, modulo the reflected timestamp's width.
-    const duration rtt_src = clock::diff(clock::encode(now), ft::tx_timestamp(e));
-    s_.branch = bolt_branch::src_ignored;
-    if (rtt_src < duration::zero()) return;  // no sample (file comment)
-    // line 3: reaction_factor = flow.rate / link_rate
-    const value_type factor = reaction_factor(ft::link_rate(e));
-    // lines 4-5: target_q = queue_size * reaction_factor, in packets
-    const value_type target_q =
-        ratio_recip<value_type>(ft::queue_size(e).count(), mtu_bytes_) * factor;
-    if (!(target_q > num<value_type>(0))) return;  // no queue of ours: nothing to drain
-    // line 6: rtt_src / target_q <= now - last_dec_time (capped; no decrement yet: the cap)
-    const std::int64_t elapsed =
-        (s_.flags & has_dec) ? detail::bolt_sat_sub(now.count(), s_.last_dec.count()) : elapsed_cap;
-    if (elapsed < 0) return;  // reordered
-    s_.branch = bolt_branch::src_too_soon;
-    if (!interval_due(from_int(rtt_src.count()), target_q,
-                      from_int(elapsed < elapsed_cap ? elapsed : elapsed_cap)))
-      return;
-    s_.branch = bolt_branch::src_decrement;
-    s_.cwnd = clamp_window(s_.cwnd - pkt_);  // line 7: cwnd = cwnd - 1
-    s_.last_dec = now;                       // line 8: last_dec_time = now
-    s_.flags |= has_dec;
-    ++s_.decrements;
-  }
+  constexpr void on_src(const E& e) noexcept { cfg_.on_src(s_, e); }
 
   /// @brief HandleAck, Algorithm 2 lines 9-14: one packet for a reflected INC (lines 10-11) and
   /// one per RTT, when ack_seq passes seq_no_at_last_ai (lines 12-14); also resets Swift's
@@ -347,57 +696,19 @@ class basic_bolt_sender {
   /// whether everything sent is acknowledged.
   template <class E>
   requires IncFeedback<E>
-  constexpr void on_ack(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    const sequence ack = ft::ack_seq(e);
-    const sequence nxt = ft::snd_nxt(e);
-    if constexpr (RttFeedback<E>) {
-      const duration r = ft::rtt(e);
-      if (r > duration::zero()) s_.rtt = r;
-    }
-    s_.retx = 0;  // Swift Algorithm 1: every ACK resets retransmit_cnt
-    value_type w = s_.cwnd;
-    const bool inc = ft::inc(e);
-    if (inc) w = w + pkt_;  // lines 10-11: capacity available
-    s_.branch = inc ? bolt_branch::ack_inc : bolt_branch::ack_none;
-    if (params_.additive_increase && (!(s_.flags & ai_armed) || s_.ai.passed(ack))) {
-      s_.branch = inc ? bolt_branch::ack_inc_ai : bolt_branch::ack_ai;
-      w = w + pkt_;    // line 13: per-RTT additive increase
-      s_.ai.arm(nxt);  // line 14: seq_no_at_last_ai = snd_next
-      s_.flags |= ai_armed;
-    }
-    s_.cwnd = clamp_window(w);
-    if (seq_geq(ack, nxt)) {
-      s_.flags |= idle_bit;  // everything sent is acknowledged
-    } else {
-      s_.flags &= static_cast<std::uint8_t>(~idle_bit);
-    }
-  }
+  constexpr void on_ack(const E& e) noexcept { cfg_.on_ack(s_, e); }
 
   /// @brief The application hands `len` bytes to the connection (§4.2: a `send` call of length
   /// `len`): pending += len; a write that finds the connection idle with nothing pending starts
   /// a new burst (the bytes-sent counter restarts at 0). A non-positive `len` does nothing.
-  constexpr void on_write(bytes len) noexcept {
-    if (len <= bytes::zero()) return;
-    if (s_.pending == 0 && (s_.flags & idle_bit)) s_.sent = 0;
-    s_.pending = detail::bolt_sat_add(s_.pending, len.count());
-  }
+  constexpr void on_write(bytes len) noexcept { cfg_.on_write(s_, len); }
 
   /// @brief A data packet of `payload` bytes leaves (§3.2, §4.2): returns its flags. INC always;
   /// FIRST when the bytes sent since idle (before this packet) are below cwnd; then the packet
   /// is counted (bytes sent += payload, pending -= payload, at least 0); LAST when the pending
   /// bytes are below cwnd and the burst is longer than one BDP.
-  constexpr bolt_marks on_send(bytes payload, timestamp /*now*/ = {}) noexcept {
-    const std::int64_t b = payload > bytes::zero() ? payload.count() : 0;
-    bolt_marks m;
-    m.inc = true;                           // §3.2: every packet asks for a token
-    m.first = from_int(s_.sent) < s_.cwnd;  // §4.2: bytes-sent counter < cwnd
-    s_.sent = detail::bolt_sat_add(s_.sent, b);
-    s_.pending = s_.pending > b ? s_.pending - b : 0;
-    // §4.2: pending counter < cwnd; §3.2: only for flows longer than one BDP.
-    m.last = from_int(s_.pending) < s_.cwnd && detail::bolt_sat_add(s_.sent, s_.pending) > bdp_;
-    s_.flags &= static_cast<std::uint8_t>(~idle_bit);
-    return m;
+  constexpr bolt_marks on_send(bytes payload, timestamp now = {}) noexcept {
+    return cfg_.on_send(s_, payload, now);
   }
 
   /// @brief on_send for a stack's send descriptor and packet: the descriptor's `remaining` (+
@@ -413,238 +724,463 @@ class basic_bolt_sender {
   /// @endcode
   template <class Info, class Packet>
   requires BoltSendView<Info> && BoltMarkablePacket<Packet>
-  constexpr void on_send(const Info& s, Packet& pkt) noexcept {
-    const bytes payload = s.payload;
-    const bytes remaining = s.remaining;
-    const std::int64_t known =
-        detail::bolt_sat_add(remaining > bytes::zero() ? remaining.count() : 0,
-                             payload > bytes::zero() ? payload.count() : 0);
-    if (known > s_.pending) {
-      on_write(bytes{known - s_.pending});
-    } else {
-      s_.pending = known;
-    }
-    const bolt_marks m = on_send(payload, s.now);
-    pkt.first = m.first;
-    pkt.last = m.last;
-    pkt.inc = m.inc;
-  }
+  constexpr void on_send(const Info& s, Packet& pkt) noexcept { cfg_.on_send(s_, s, pkt); }
 
   /// @brief Retransmission timeout, Swift Algorithm 1: retransmit_cnt += 1; at
   /// RETX_RESET_THRESHOLD cwnd = min_cwnd, otherwise cwnd *= (1 - max_mdf) if can_decrease
   /// (no loss cut within the last RTT).
-  constexpr void on_timeout(timestamp now) noexcept {
-    if (s_.retx < 0xFFFF) ++s_.retx;
-    if (s_.retx >= params_.retx_reset_threshold) {
-      s_.branch = bolt_branch::reset;
-      s_.cwnd = min_cwnd_;
-      note_cut(now);
-    } else {
-      loss_cut(now);
-    }
-  }
+  constexpr void on_timeout(timestamp now) noexcept { cfg_.on_timeout(s_, now); }
 
   /// @brief Fast recovery (a loss found by duplicate ACKs or SACK), Swift Algorithm 1:
   /// retransmit_cnt = 0; cwnd *= (1 - max_mdf) if can_decrease.
-  constexpr void on_loss(timestamp now) noexcept {
-    s_.retx = 0;
-    loss_cut(now);
-  }
+  constexpr void on_loss(timestamp now) noexcept { cfg_.on_loss(s_, now); }
   /// @brief As on_loss(now), at the time of the event that revealed the loss (the contract's
   /// form, netcc::LossConsumer).
   template <class E>
   requires TimedFeedback<E>
-  constexpr void on_loss(const E& e) noexcept { on_loss(feedback_traits<E>::now(e)); }
+  constexpr void on_loss(const E& e) noexcept { cfg_.on_loss(s_, e); }
 
   /// @brief The congestion window in whole bytes (rounded down), within [min_cwnd, max_cwnd].
-  [[nodiscard]] constexpr bytes cwnd() const noexcept {
-    return bytes{static_cast<std::int64_t>(to_double(s_.cwnd))};
-  }
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
   /// @brief The window as computed (unrounded bytes).
-  [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
   /// @brief The window in packets (cwnd / mss, mss defaulting to mtu).
-  [[nodiscard]] constexpr value_type window_packets() const noexcept { return s_.cwnd / pkt_; }
+  [[nodiscard]] constexpr value_type window_packets() const noexcept {
+    return cfg_.window_packets(s_);
+  }
   /// @brief Pacing rate: host_rate (no pacing beyond the NIC) at or above one packet of window;
   /// below it cwnd / RTT (Swift's pacing delay RTT / cwnd per packet), at most host_rate and at
   /// least netcc::min_pacing_rate (1 bps). The window is never below min_cwnd >= 1 B, so it is
   /// always open; cwnd / RTT rounded toward zero would read 0 bps ("never send") for a window of
   /// a few bytes over a long RTT (10 B over a 1 h RTT after RETX_RESET_THRESHOLD timeouts is
   /// 0.022 bps), and 1 bps is the nearest rate that still sends.
-  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept {
-    if (!(s_.cwnd < pkt_)) return params_.host_rate;
-    bit_rate r = cwnd() / s_.rtt;
-    if (r < min_pacing_rate) r = min_pacing_rate;
-    return r < params_.host_rate ? r : params_.host_rate;
-  }
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
   /// @brief The RTT in use: the latest ACK sample, base_rtt before one.
-  [[nodiscard]] constexpr duration rtt() const noexcept { return s_.rtt; }
+  [[nodiscard]] constexpr duration rtt() const noexcept { return cfg_.rtt(s_); }
   /// @brief flow.rate of Algorithm 2 line 3: min(cwnd / RTT, host_rate).
-  [[nodiscard]] constexpr bit_rate flow_rate() const noexcept {
-    const bit_rate r = cwnd() / s_.rtt;
-    return r < params_.host_rate ? r : params_.host_rate;
-  }
+  [[nodiscard]] constexpr bit_rate flow_rate() const noexcept { return cfg_.flow_rate(s_); }
   /// @brief True once an SRC has decremented the window.
-  [[nodiscard]] constexpr bool decremented() const noexcept { return (s_.flags & has_dec) != 0; }
+  [[nodiscard]] constexpr bool decremented() const noexcept { return cfg_.decremented(s_); }
   /// @brief SRC decrements made so far (Algorithm 2 line 7 taken), modulo 2^32.
-  [[nodiscard]] constexpr std::uint32_t decrements() const noexcept { return s_.decrements; }
+  [[nodiscard]] constexpr std::uint32_t decrements() const noexcept { return cfg_.decrements(s_); }
   /// @brief The rule the latest congestion event (SRC, ACK, timeout, loss) ran.
-  [[nodiscard]] constexpr bolt_branch last_branch() const noexcept { return s_.branch; }
+  [[nodiscard]] constexpr bolt_branch last_branch() const noexcept { return cfg_.last_branch(s_); }
   /// @brief last_dec_time of Algorithm 2 (meaningful when decremented()).
-  [[nodiscard]] constexpr timestamp last_decrement() const noexcept { return s_.last_dec; }
+  [[nodiscard]] constexpr timestamp last_decrement() const noexcept {
+    return cfg_.last_decrement(s_);
+  }
   /// @brief seq_no_at_last_ai of Algorithm 2 (meaningful after the first ACK).
-  [[nodiscard]] constexpr sequence ai_mark() const noexcept { return s_.ai.mark(); }
+  [[nodiscard]] constexpr sequence ai_mark() const noexcept { return cfg_.ai_mark(s_); }
   /// @brief The §4.2 pending-bytes counter.
-  [[nodiscard]] constexpr bytes pending() const noexcept { return bytes{s_.pending}; }
+  [[nodiscard]] constexpr bytes pending() const noexcept { return cfg_.pending(s_); }
   /// @brief The §4.2 bytes-sent counter (since the connection was last idle).
-  [[nodiscard]] constexpr bytes sent_since_idle() const noexcept { return bytes{s_.sent}; }
+  [[nodiscard]] constexpr bytes sent_since_idle() const noexcept {
+    return cfg_.sent_since_idle(s_);
+  }
   /// @brief True when everything sent is acknowledged and nothing was sent since.
-  [[nodiscard]] constexpr bool idle() const noexcept { return (s_.flags & idle_bit) != 0; }
+  [[nodiscard]] constexpr bool idle() const noexcept { return cfg_.idle(s_); }
   /// @brief Swift's retransmit_cnt (consecutive timeouts since the last ACK or fast recovery).
-  [[nodiscard]] constexpr std::uint32_t retransmit_count() const noexcept { return s_.retx; }
+  [[nodiscard]] constexpr std::uint32_t retransmit_count() const noexcept {
+    return cfg_.retransmit_count(s_);
+  }
   /// @brief The BDP of the LAST rule and of cwnd_init, in window bytes: host_rate * base_rtt *
   /// mss / mtu (host_rate * base_rtt when mss is 0).
-  [[nodiscard]] constexpr bytes bdp() const noexcept { return bytes{bdp_}; }
+  [[nodiscard]] constexpr bytes bdp() const noexcept { return cfg_.bdp(); }
   /// @brief The parameters in force (after invalid fields fell back).
-  [[nodiscard]] constexpr const bolt_sender_params& params() const noexcept { return params_; }
+  [[nodiscard]] constexpr const bolt_sender_params& params() const noexcept {
+    return cfg_.params();
+  }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
 
  private:
-  enum : std::uint8_t {
-    has_dec = 1,   // an SRC decremented (last_dec is set)
-    has_cut = 2,   // a Swift loss cut happened (last_cut is set)
-    ai_armed = 4,  // seq_no_at_last_ai is set
-    idle_bit = 8,  // everything sent is acknowledged
-  };
-  static constexpr std::int64_t elapsed_cap = std::int64_t{1} << 30;  // line 6 (file comment)
-
-  // Per-flow state: what changes per flow, as opposed to the configuration a class of flows
-  // shares.
-  struct flow_state {
-    value_type cwnd{};
-    duration rtt{};                // latest RTT sample (base_rtt before one)
-    timestamp last_dec{};          // Algorithm 2 last_dec_time
-    timestamp last_cut{};          // Swift t_last_decrease (loss cuts)
-    per_rtt_marker ai{};           // Algorithm 2 seq_no_at_last_ai
-    std::int64_t pending = 0;      // §4.2 pending-bytes counter
-    std::int64_t sent = 0;         // §4.2 bytes-sent counter since idle
-    std::uint32_t decrements = 0;  // SRC decrements made (modulo 2^32)
-    std::uint16_t retx = 0;        // Swift retransmit_cnt (saturating)
-    std::uint8_t flags = idle_bit;
-    bolt_branch branch = bolt_branch::none;  // the rule the latest congestion event ran
-  };
-
- public:
-  /// @brief Bytes of per-flow state (window, RTT, the two decrease times, seq_no_at_last_ai,
-  /// the pending and bytes-sent counters, the decrement and retransmit counters and flags), as
-  /// opposed to the configuration every flow of a class shares.
-  static constexpr std::size_t state_bytes = sizeof(flow_state);
-
- private:
-  // A timeout below RETX_RESET_THRESHOLD or a loss: cut if can_decrease.
-  constexpr void loss_cut(timestamp now) noexcept {
-    s_.branch = bolt_branch::no_cut;
-    if (!can_decrease(now)) return;
-    s_.branch = bolt_branch::cut;
-    cut(now);
-  }
-  [[nodiscard]] static constexpr value_type from_int(std::int64_t v) noexcept {
-    return number_traits<value_type>::from_int(v);
-  }
-
-  constexpr void configure(bolt_sender_params p) noexcept {
-    const bolt_sender_params d{};
-    if (p.mtu < bytes{1} || p.mtu > bytes{65535}) p.mtu = d.mtu;
-    if (p.mss < bytes::zero() || p.mss > p.mtu) p.mss = d.mss;
-    if (p.host_rate <= bit_rate::zero()) p.host_rate = d.host_rate;
-    if (p.base_rtt <= duration::zero()) p.base_rtt = d.base_rtt;
-    if (p.min_cwnd < bytes{1} || p.min_cwnd > bolt_sender_window_limit) p.min_cwnd = d.min_cwnd;
-    if (p.max_cwnd > bolt_sender_window_limit) p.max_cwnd = bolt_sender_window_limit;
-    if (p.max_cwnd < p.min_cwnd) p.max_cwnd = p.min_cwnd;
-    if (p.cwnd_init < bytes::zero()) p.cwnd_init = d.cwnd_init;
-    if (!(p.max_mdf >= 0 && p.max_mdf <= 1)) p.max_mdf = d.max_mdf;  // NaN too
-    if (p.retx_reset_threshold < 1) p.retx_reset_threshold = d.retx_reset_threshold;
-    params_ = p;
-
-    mtu_bytes_ = p.mtu.count();
-    const std::int64_t step = p.mss > bytes::zero() ? p.mss.count() : mtu_bytes_;
-    pkt_ = from_int(step);  // one packet of window
-    min_cwnd_ = from_int(p.min_cwnd.count());
-    max_cwnd_ = from_int(p.max_cwnd.count());
-    keep_ = num<value_type>(1.0 - p.max_mdf);
-    host_bytes_per_ns_ = ratio<value_type>(p.host_rate.bps(), 8'000'000'000);
-    // One BDP of packets in window bytes: BDP / mtu packets of `step` bytes.
-    bdp_ =
-        detail::saturate_i64(detail::i128{(p.host_rate * p.base_rtt).count()} * step / mtu_bytes_);
-    const bytes init = p.cwnd_init > bytes::zero() ? p.cwnd_init : bytes{bdp_};
-    s_.cwnd = clamp_window(from_int(init.count()));
-    s_.rtt = p.base_rtt;
-  }
-
-  [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
-    return clamp_num(w, min_cwnd_, max_cwnd_);
-  }
-
-  // Algorithm 2 line 3: flow.rate / link_rate, both in bytes per ns; flow.rate =
-  // min(cwnd / RTT, host_rate); a zero (absent) link rate gives 1 (file comment).
-  // Line 6's test, rtt_src / target_q <= elapsed, with the quotient rounded as operator/
-  // rounds it (rtt_src >= 0, target_q > 0, 0 <= elapsed < 2^31). In fixed point the same
-  // decision without the division: with N = raw(rtt_src) 2^F and D = raw(target_q), the rounded
-  // quotient floor((N + floor(D / 2)) / D) is at most M = raw(elapsed) exactly when
-  // N + floor(D / 2) < (M + 1) D (both sides below 2^127).
-  [[nodiscard]] static constexpr bool interval_due(value_type rtt_src, value_type target_q,
-                                                   value_type elapsed) noexcept {
-    if constexpr (requires { value_type::fraction_bits; }) {
-      using u128 = detail::u128;
-      const u128 n =
-          (u128{static_cast<std::uint64_t>(rtt_src.raw())} << value_type::fraction_bits) +
-          static_cast<std::uint64_t>(target_q.raw()) / 2;
-      const u128 bound = (u128{static_cast<std::uint64_t>(elapsed.raw())} + 1) *
-                         static_cast<std::uint64_t>(target_q.raw());
-      return n < bound;
-    } else {
-      return rtt_src / target_q <= elapsed;
-    }
-  }
-
-  [[nodiscard]] constexpr value_type reaction_factor(bit_rate link) const noexcept {
-    if (link <= bit_rate::zero()) return num<value_type>(1);
-    // The divisions give operator/'s and ratio's values, without a 128-bit library division in
-    // fixed point (detail::quotient; netcc::ratio_by with the constant 8e9 bits per byte-ns).
-    value_type rate = detail::quotient(s_.cwnd, from_int(s_.rtt.count()));
-    if (host_bytes_per_ns_ < rate) rate = host_bytes_per_ns_;
-    return detail::quotient(rate, ratio_by<value_type>(link.bps(), bits_per_byte_ns));
-  }
-
-  // Swift Algorithm 1 can_decrease: no loss cut within the last RTT.
-  [[nodiscard]] constexpr bool can_decrease(timestamp now) const noexcept {
-    if (!(s_.flags & has_cut)) return true;
-    return detail::bolt_sat_sub(now.count(), s_.last_cut.count()) >= s_.rtt.count();
-  }
-  constexpr void cut(timestamp now) noexcept {
-    s_.cwnd = clamp_window(s_.cwnd * keep_);  // Swift: cwnd = (1 - max_mdf) * cwnd
-    note_cut(now);
-  }
-  constexpr void note_cut(timestamp now) noexcept {
-    s_.last_cut = now;
-    s_.flags |= has_cut;
-  }
-
-  // Configuration (sanitised params and the values derived from them).
-  bolt_sender_params params_{};
-  std::int64_t mtu_bytes_ = 0;
-  // 8e9: bits per second in one byte per nanosecond.
-  static constexpr detail::invariant_divisor bits_per_byte_ns{8'000'000'000};
-  std::int64_t bdp_ = 0;  // one BDP in window bytes
-  value_type pkt_{};      // one packet of window (mss, or mtu)
-  value_type min_cwnd_{};
-  value_type max_cwnd_{};
-  value_type keep_{};  // 1 - max_mdf
-  value_type host_bytes_per_ns_{};
-  // Per-flow state.
-  flow_state s_{};
+  config cfg_;
+  flow_state s_;
 };
 
 /// @brief The Bolt sender with double arithmetic.
 using bolt_sender = basic_bolt_sender<>;
+
+/// @brief The Bolt sender in q32 with a 32-byte per-flow state: the q32 controller's rules (the
+/// same config, Algorithm 2, §4.2 marking and Swift's loss rules, the same arithmetic) over a
+/// packed flow_state, for arrays of many flows.
+///
+/// Layout and the range of every narrowed field:
+/// - the window: the q32 window's raw value in the low 56 bits of one word (4 B of flags and
+///   the latest rule in its top 8 bits): windows below 2^24 B (16.7 MB) are kept bit for bit.
+///   max_cwnd is at most window_limit = 2^24 - 1 B (a larger max_cwnd, the default included, is
+///   lowered to it; validate reports a min_cwnd or cwnd_init above it); 16 MB is 167 BDPs of the paper's 100 Gbps x 8 us and more than one BDP of 800
+///   Gbps x 100 us.
+/// - last_dec_time and Swift's last loss cut: the low 32 bits of the ns clock each, read back at
+///   an event's `now` as now - d, d the signed 32-bit wrapping distance. An age of clock_horizon
+///   = 2^30 ns (1.07 s) or more reads as exactly 2^30 ns: line 6 caps its interval there anyway
+///   (the file comment), and can_decrease compares it with RTTs up to 2^30 ns exactly. Every
+///   timed event (SRC, ACK, timeout, loss) reads the clocks and stores them back, so that an age
+///   past 2^30 ns stays there. Exact while consecutive timed events come at most 2^30 ns apart
+///   and step back by less than 2^30 ns (after a longer silence the age is read modulo 2^32 ns:
+///   one SRC may be taken as reordered, or a decrement come early).
+/// - the RTT: 32-bit ns, saturating at 2^32 - 1 ns; exact comparisons need RTTs up to 2^30 ns.
+/// - seq_no_at_last_ai: its low 32 bits, compared with an ACK through the signed 32-bit
+///   distance; exact while the ACK is within 2^31 B of the mark (less than 2 GiB in flight).
+/// - the §4.2 pending-bytes counter: 32 bits, saturating at 2^32 - 1 B (pending_limit); exact
+///   while the application has at most 4 GiB written and unsent.
+/// - the §4.2 bytes-sent counter: 25 bits, saturating at sent_limit = 2^25 - 1 B. It is only
+///   compared with cwnd (< 2^24 B) and, with pending, with the BDP, so saturation changes no
+///   FIRST or LAST mark while bdp() < sent_limit (validate reports a larger BDP).
+/// - Swift's retransmit_cnt: 7 bits, saturating at retx_limit = 127 (exact for
+///   retx_reset_threshold <= 127; a larger threshold is never reached and every timeout cuts).
+/// - the SRC decrement count (basic_bolt_sender::decrements, a statistic) is not kept.
+///
+/// Within those ranges every event takes the same branch as basic_bolt_sender<arith::q32> and
+/// leaves the same window, bit for bit, the same RTT, counters and flags
+/// (tests/control/bolt_sender_test.cpp). Outside them the window stays within [min_cwnd,
+/// max_cwnd].
+/// @code
+/// const netcc::bolt_sender_compact::config cfg{};
+/// std::vector<netcc::bolt_sender_compact::flow_state> flows(1000, cfg.initial_state());  // 32 kB
+/// cfg.on_ack(flows[7], netcc::ack_event{.ack_seq = 1500, .snd_nxt = 90'000, .inc = true});
+/// netcc::bytes w = cfg.cwnd(flows[7]);  // 103000 B, as basic_bolt_sender<arith::q32>
+/// @endcode
+class bolt_sender_compact {
+  using wide = basic_bolt_sender<arith::q32>;
+  using wide_state = wide::flow_state;
+  using wide_config = wide::config;
+
+ public:
+  /// @brief The number type of the window (q32).
+  using value_type = wide::value_type;
+  /// @brief The parameter struct.
+  using params_type = bolt_sender_params;
+  /// @brief Events consumed: as basic_bolt_sender.
+  static constexpr event_set events = wide::events;
+  /// @brief The age, ns, at which a decrease clock reads as exactly this old (2^30 ns), and the
+  /// largest RTT the loss-cut clock compares exactly.
+  static constexpr std::int64_t clock_horizon = std::int64_t{1} << 30;
+  /// @brief The largest window, bytes (2^24 - 1): max_cwnd's upper bound in this form.
+  static constexpr std::int64_t window_limit = (std::int64_t{1} << 24) - 1;
+  /// @brief Where the bytes-sent counter saturates (2^25 - 1 B); bdp() must stay below it.
+  static constexpr std::int64_t sent_limit = (std::int64_t{1} << 25) - 1;
+  /// @brief Where the pending-bytes counter saturates (2^32 - 1 B).
+  static constexpr std::int64_t pending_limit = 0xFFFF'FFFF;
+  /// @brief Where retransmit_cnt saturates (127).
+  static constexpr std::uint32_t retx_limit = 127;
+
+  /// @brief One flow's packed state (32 B, trivially copyable); see the class comment for the
+  /// range of each field. Read and change it through config.
+  struct flow_state {
+    std::uint64_t word = 0;       ///< q32 window raw (bits 0-55), flags (56-59), rule (60-63)
+    std::uint32_t rtt = 0;        ///< the RTT in use, ns, saturating at 2^32 - 1
+    std::uint32_t last_dec = 0;   ///< last_dec_time, low 32 bits of the ns clock
+    std::uint32_t last_cut = 0;   ///< Swift's last loss cut, low 32 bits of the ns clock
+    std::uint32_t ai_mark = 0;    ///< seq_no_at_last_ai, low 32 bits
+    std::uint32_t pending = 0;    ///< §4.2 pending bytes, saturating at pending_limit
+    std::uint32_t sent_retx = 0;  ///< bytes sent since idle (bits 0-24), retransmit_cnt (25-31)
+  };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief Check parameters for this form: netcc::validate's rules, and the ranges above
+  /// (each error names "bolt_sender_compact.<field>", the value and the rule). A max_cwnd above
+  /// window_limit (the default 2^31 - 1 B included) is no error: it is lowered to window_limit.
+  /// @code
+  /// auto v = netcc::bolt_sender_compact::validate({.cwnd_init = netcc::bytes{1'073'741'824}});
+  /// // v[0].message() == "bolt_sender_compact.cwnd_init = 1073741824 B: must be at most
+  /// //                    16777215 B (the compact window's range)"
+  /// @endcode
+  [[nodiscard]] static validation validate(const bolt_sender_params& p) {
+    validation v = netcc::validate(p);
+    const std::string n = "bolt_sender_compact.";
+    v.check(p.min_cwnd <= bytes{window_limit}, n + "min_cwnd", p.min_cwnd,
+            "must be at most 16777215 B (the compact window's range)");
+    v.check(p.cwnd_init <= bytes{window_limit}, n + "cwnd_init", p.cwnd_init,
+            "must be at most 16777215 B (the compact window's range)");
+    v.check(p.base_rtt <= duration{clock_horizon}, n + "base_rtt", p.base_rtt,
+            "must be at most 1073741824 ns (the compact clocks' range)");
+    if (netcc::validate(p).ok()) {
+      const wide_config c{p};
+      v.check(c.bdp() < bytes{sent_limit}, n + "host_rate", p.host_rate,
+              "with base_rtt, must give a BDP below 33554431 B (the bytes-sent counter's range)");
+    }
+    return v;
+  }
+
+  /// @brief What a class of flows shares: the q32 configuration, with the rules as members
+  /// taking one flow's packed state (each event unpacks it, runs the q32 rule and packs it).
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (unchecked: invalid fields fall back as
+    /// basic_bolt_sender's; max_cwnd above window_limit is lowered to it, a min_cwnd above it
+    /// falls back to its default).
+    constexpr explicit config(const bolt_sender_params& p = {}) noexcept : q_(narrow(p)) {}
+
+    /// @brief A new flow's state (basic_bolt_sender::config::initial_state).
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      pack(st, q_.initial_state(), true);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
+
+    /// @brief HandleSrc, Algorithm 2 lines 1-8 (basic_bolt_sender::config::on_src).
+    template <class E>
+    requires SrcFeedback<E>
+    constexpr void on_src(flow_state& st, const E& e) const noexcept {
+      wide_state w = unpack(st, feedback_traits<E>::now(e));
+      q_.on_src(w, e);
+      pack(st, w, true);
+    }
+    /// @brief HandleAck, Algorithm 2 lines 9-14 (basic_bolt_sender::config::on_ack).
+    template <class E>
+    requires IncFeedback<E> && TimedFeedback<E>
+    constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+      wide_state w = unpack(st, feedback_traits<E>::now(e));
+      // seq_no_at_last_ai from its low 32 bits: the sequence at the signed 32-bit distance
+      // from this ACK.
+      const sequence ack = feedback_traits<E>::ack_seq(e);
+      const auto d = static_cast<std::int32_t>(static_cast<std::uint32_t>(ack) - st.ai_mark);
+      w.ai.arm(ack - static_cast<sequence>(static_cast<std::int64_t>(d)));
+      q_.on_ack(w, e);
+      pack(st, w, true);
+      st.ai_mark = static_cast<std::uint32_t>(w.ai.mark());
+    }
+    /// @brief §4.2 application write (basic_bolt_sender::config::on_write).
+    constexpr void on_write(flow_state& st, bytes len) const noexcept {
+      wide_state w = view(st);
+      q_.on_write(w, len);
+      pack(st, w, false);
+    }
+    /// @brief A data packet leaves: its FIRST/LAST/INC marks (basic_bolt_sender::config::on_send).
+    constexpr bolt_marks on_send(flow_state& st, bytes payload, timestamp now = {}) const noexcept {
+      wide_state w = view(st);
+      const bolt_marks m = q_.on_send(w, payload, now);
+      pack(st, w, false);
+      return m;
+    }
+    /// @brief on_send for a stack's send descriptor and packet.
+    template <class Info, class Packet>
+    requires BoltSendView<Info> && BoltMarkablePacket<Packet>
+    constexpr void on_send(flow_state& st, const Info& s, Packet& pkt) const noexcept {
+      wide_state w = view(st);
+      q_.on_send(w, s, pkt);
+      pack(st, w, false);
+    }
+    /// @brief Retransmission timeout (basic_bolt_sender::config::on_timeout).
+    constexpr void on_timeout(flow_state& st, timestamp now) const noexcept {
+      wide_state w = unpack(st, now);
+      q_.on_timeout(w, now);
+      pack(st, w, true);
+    }
+    /// @brief Fast recovery (basic_bolt_sender::config::on_loss).
+    constexpr void on_loss(flow_state& st, timestamp now) const noexcept {
+      wide_state w = unpack(st, now);
+      q_.on_loss(w, now);
+      pack(st, w, true);
+    }
+    /// @brief Fast recovery at the time of the event that revealed the loss.
+    template <class E>
+    requires TimedFeedback<E>
+    constexpr void on_loss(flow_state& st, const E& e) const noexcept {
+      on_loss(st, feedback_traits<E>::now(e));
+    }
+
+    /// @brief The congestion window in whole bytes (rounded down).
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return q_.cwnd(view(st));
+    }
+    /// @brief The window as computed (unrounded bytes, q32).
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      return value_type::from_raw(static_cast<std::int64_t>(st.word & raw_mask));
+    }
+    /// @brief The window in packets.
+    [[nodiscard]] constexpr value_type window_packets(const flow_state& st) const noexcept {
+      return q_.window_packets(view(st));
+    }
+    /// @brief Pacing rate (basic_bolt_sender::pacing_rate).
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      return q_.pacing_rate(view(st));
+    }
+    /// @brief The RTT in use (saturated at 2^32 - 1 ns).
+    [[nodiscard]] constexpr duration rtt(const flow_state& st) const noexcept {
+      return duration{st.rtt};
+    }
+    /// @brief flow.rate of Algorithm 2 line 3.
+    [[nodiscard]] constexpr bit_rate flow_rate(const flow_state& st) const noexcept {
+      return q_.flow_rate(view(st));
+    }
+    /// @brief True once an SRC has decremented the window.
+    [[nodiscard]] constexpr bool decremented(const flow_state& st) const noexcept {
+      return q_.decremented(view(st));
+    }
+    /// @brief The rule the latest congestion event ran.
+    [[nodiscard]] constexpr bolt_branch last_branch(const flow_state& st) const noexcept {
+      return static_cast<bolt_branch>(st.word >> 60);
+    }
+    /// @brief The §4.2 pending-bytes counter (saturated at pending_limit).
+    [[nodiscard]] constexpr bytes pending(const flow_state& st) const noexcept {
+      return bytes{st.pending};
+    }
+    /// @brief The §4.2 bytes-sent counter (saturated at sent_limit).
+    [[nodiscard]] constexpr bytes sent_since_idle(const flow_state& st) const noexcept {
+      return bytes{static_cast<std::int64_t>(st.sent_retx & sent_mask)};
+    }
+    /// @brief True when everything sent is acknowledged and nothing was sent since.
+    [[nodiscard]] constexpr bool idle(const flow_state& st) const noexcept {
+      return q_.idle(view(st));
+    }
+    /// @brief Swift's retransmit_cnt (saturated at retx_limit).
+    [[nodiscard]] constexpr std::uint32_t retransmit_count(const flow_state& st) const noexcept {
+      return st.sent_retx >> 25;
+    }
+    /// @brief The BDP of the LAST rule and of cwnd_init, in window bytes.
+    [[nodiscard]] constexpr bytes bdp() const noexcept { return q_.bdp(); }
+    /// @brief The parameters in force (after invalid fields fell back or were lowered).
+    [[nodiscard]] constexpr const bolt_sender_params& params() const noexcept {
+      return q_.params();
+    }
+    /// @brief The q32 configuration the rules run on.
+    [[nodiscard]] constexpr const wide_config& wide_configuration() const noexcept { return q_; }
+
+   private:
+    static constexpr std::uint64_t raw_mask = (std::uint64_t{1} << 56) - 1;
+    static constexpr std::uint32_t sent_mask = (std::uint32_t{1} << 25) - 1;
+
+    [[nodiscard]] static constexpr bolt_sender_params narrow(bolt_sender_params p) noexcept {
+      if (p.max_cwnd > bytes{window_limit}) p.max_cwnd = bytes{window_limit};
+      if (p.min_cwnd > bytes{window_limit}) p.min_cwnd = bolt_sender_params{}.min_cwnd;
+      return p;
+    }
+
+    // The wide state's fields that need no clock (the decrease clocks and the AI mark zero).
+    [[nodiscard]] static constexpr wide_state view(const flow_state& st) noexcept {
+      wide_state w{};
+      w.cwnd = value_type::from_raw(static_cast<std::int64_t>(st.word & raw_mask));
+      w.flags = static_cast<std::uint8_t>((st.word >> 56) & 0xFu);
+      w.branch = static_cast<bolt_branch>(st.word >> 60);
+      w.rtt = duration{st.rtt};
+      w.pending = st.pending;
+      w.sent = st.sent_retx & sent_mask;
+      w.retx = static_cast<std::uint16_t>(st.sent_retx >> 25);
+      return w;
+    }
+
+    // A clock's 64-bit time read back at `now` from its low 32 bits: now - d, d the signed
+    // wrapping distance, at most clock_horizon.
+    [[nodiscard]] static constexpr timestamp clock(std::uint32_t low, timestamp now) noexcept {
+      const auto now_low = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.count()));
+      std::int64_t d = static_cast<std::int32_t>(now_low - low);  // modular, C++20
+      if (d > clock_horizon) d = clock_horizon;
+      return timestamp{detail::saturate_i64(detail::i128{now.count()} - d)};
+    }
+
+    [[nodiscard]] static constexpr wide_state unpack(const flow_state& st, timestamp now) noexcept {
+      wide_state w = view(st);
+      w.last_dec = clock(st.last_dec, now);
+      w.last_cut = clock(st.last_cut, now);
+      return w;
+    }
+
+    // Narrow `w` into `st`; the clocks only when `clocks` (events that read them).
+    static constexpr void pack(flow_state& st, const wide_state& w, bool clocks) noexcept {
+      st.word = (static_cast<std::uint64_t>(w.cwnd.raw()) & raw_mask) |
+                (static_cast<std::uint64_t>(w.flags & 0xFu) << 56) |
+                (static_cast<std::uint64_t>(w.branch) << 60);
+      const std::int64_t r = w.rtt.count();
+      st.rtt = r <= 0 ? 0u : (r >= pending_limit ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(r));
+      st.pending =
+          static_cast<std::uint32_t>(w.pending < pending_limit ? w.pending : pending_limit);
+      const auto sent = static_cast<std::uint32_t>(w.sent < sent_limit ? w.sent : sent_limit);
+      const std::uint32_t retx = w.retx < retx_limit ? w.retx : retx_limit;
+      st.sent_retx = sent | (retx << 25);
+      if (clocks) {
+        st.last_dec = static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.last_dec.count()));
+        st.last_cut = static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.last_cut.count()));
+      }
+    }
+
+    wide_config q_;
+  };
+
+  /// @brief Bytes of per-flow state (sizeof(flow_state)).
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+  /// @brief A controller with parameters `p` (invalid fields fall back, as config says).
+  constexpr explicit bolt_sender_compact(const bolt_sender_params& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief HandleSrc (config::on_src on this flow).
+  template <class E>
+  requires SrcFeedback<E>
+  constexpr void on_src(const E& e) noexcept { cfg_.on_src(s_, e); }
+  /// @brief HandleAck (config::on_ack).
+  template <class E>
+  requires IncFeedback<E> && TimedFeedback<E>
+  constexpr void on_ack(const E& e) noexcept { cfg_.on_ack(s_, e); }
+  /// @brief §4.2 application write (config::on_write).
+  constexpr void on_write(bytes len) noexcept { cfg_.on_write(s_, len); }
+  /// @brief A data packet leaves: its marks (config::on_send).
+  constexpr bolt_marks on_send(bytes payload, timestamp now = {}) noexcept {
+    return cfg_.on_send(s_, payload, now);
+  }
+  /// @brief on_send for a stack's send descriptor and packet.
+  template <class Info, class Packet>
+  requires BoltSendView<Info> && BoltMarkablePacket<Packet>
+  constexpr void on_send(const Info& s, Packet& pkt) noexcept { cfg_.on_send(s_, s, pkt); }
+  /// @brief Retransmission timeout (config::on_timeout).
+  constexpr void on_timeout(timestamp now) noexcept { cfg_.on_timeout(s_, now); }
+  /// @brief Fast recovery (config::on_loss).
+  constexpr void on_loss(timestamp now) noexcept { cfg_.on_loss(s_, now); }
+  /// @brief Fast recovery at the time of the event that revealed the loss.
+  template <class E>
+  requires TimedFeedback<E>
+  constexpr void on_loss(const E& e) noexcept { cfg_.on_loss(s_, e); }
+
+  /// @brief The congestion window in whole bytes.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
+  /// @brief The window as computed (q32 bytes).
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
+  /// @brief The window in packets.
+  [[nodiscard]] constexpr value_type window_packets() const noexcept {
+    return cfg_.window_packets(s_);
+  }
+  /// @brief Pacing rate.
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief The RTT in use.
+  [[nodiscard]] constexpr duration rtt() const noexcept { return cfg_.rtt(s_); }
+  /// @brief flow.rate of Algorithm 2 line 3.
+  [[nodiscard]] constexpr bit_rate flow_rate() const noexcept { return cfg_.flow_rate(s_); }
+  /// @brief True once an SRC has decremented the window.
+  [[nodiscard]] constexpr bool decremented() const noexcept { return cfg_.decremented(s_); }
+  /// @brief The rule the latest congestion event ran.
+  [[nodiscard]] constexpr bolt_branch last_branch() const noexcept { return cfg_.last_branch(s_); }
+  /// @brief The §4.2 pending-bytes counter.
+  [[nodiscard]] constexpr bytes pending() const noexcept { return cfg_.pending(s_); }
+  /// @brief The §4.2 bytes-sent counter.
+  [[nodiscard]] constexpr bytes sent_since_idle() const noexcept {
+    return cfg_.sent_since_idle(s_);
+  }
+  /// @brief True when everything sent is acknowledged and nothing was sent since.
+  [[nodiscard]] constexpr bool idle() const noexcept { return cfg_.idle(s_); }
+  /// @brief Swift's retransmit_cnt.
+  [[nodiscard]] constexpr std::uint32_t retransmit_count() const noexcept {
+    return cfg_.retransmit_count(s_);
+  }
+  /// @brief The BDP in window bytes.
+  [[nodiscard]] constexpr bytes bdp() const noexcept { return cfg_.bdp(); }
+  /// @brief The parameters in force.
+  [[nodiscard]] constexpr const bolt_sender_params& params() const noexcept {
+    return cfg_.params();
+  }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
+ private:
+  config cfg_;
+  flow_state s_;
+};
 
 // Size budgets, in bytes. Per-flow state: 64 B (window, RTT, last_dec_time, Swift's last cut,
 // seq_no_at_last_ai, the §4.2 pending and bytes-sent counters: seven 8-byte words; the
@@ -653,7 +1189,13 @@ using bolt_sender = basic_bolt_sender<>;
 static_assert(bolt_sender::state_bytes <= 64, "bolt_sender: per-flow state within 64 B");
 static_assert(basic_bolt_sender<arith::q32>::state_bytes <= 64,
               "bolt_sender (q32): per-flow state within 64 B");
+static_assert(bolt_sender::state_bytes == sizeof(bolt_sender::flow_state));
 static_assert(sizeof(bolt_sender) <= 192, "bolt_sender: 192 B with its configuration");
 static_assert(sizeof(basic_bolt_sender<arith::q32>) <= 192, "bolt_sender (q32): 192 B");
+// The compact form: 32 B (a word of q32 window, flags and rule; 32-bit RTT, decrease clocks,
+// AI mark and pending count; 25-bit bytes-sent count and 7-bit retransmit count).
+static_assert(sizeof(bolt_sender_compact::flow_state) <= 32,
+              "bolt_sender_compact: per-flow state within 32 B");
+static_assert(bolt_sender_compact::state_bytes == sizeof(bolt_sender_compact::flow_state));
 
 }  // namespace netcc
