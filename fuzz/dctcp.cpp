@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Fuzz harness: DCTCP (netcc/control/dctcp.hpp; the paper's Eq. 1-2, RFC 8257 §3.3-3.5) in four
-// instantiations (double and q32 windows; alpha exact and scaled in 1/1024) over decoded event
+// Fuzz harness: DCTCP (netcc/control/dctcp.hpp; the paper's Eq. 1-2, RFC 8257 §3.3-3.5) in six
+// instantiations (double and q32 windows; alpha exact and scaled in 1/1024; growth proportional
+// and by byte counting, RFC 5681 §3.1) over decoded event
 // streams: cumulative ACKs advancing, duplicated, reordered and wrapping past 2^64; acked counts
 // zero, negative and huge; snd_nxt running ahead or pulled back (go-back-N); echoes in bursts;
 // fast-retransmit losses, timeouts (alone and in runs of up to 32) and sends; event times
@@ -21,6 +22,8 @@
 //     alpha is within its stated bound of Eq. 1 (when g is a power of two); without the
 //     window-limited test the q32 windows are within their rounding bound (the compact state
 //     adds 2^-21 B per stored window and ssthresh per event).
+//   * byte counting takes the same reductions as the proportional rule, and its count stays
+//     within [0, cwnd].
 #include <netcc/control/dctcp.hpp>
 
 #include <algorithm>
@@ -57,6 +60,9 @@ struct harness {
   dctcp_q32 q;
   dctcp_scaled s;
   netcc::dctcp_fixed f;
+  // Byte counting in congestion avoidance (netcc::dctcp_growth_counting), double and compact.
+  netcc::dctcp_counting dc;
+  netcc::dctcp_fixed_counting fc;
   // The model of the window of data (see the file comment).
   bool open = false, arm_next = false;
   netcc::sequence end = 0;
@@ -66,7 +72,9 @@ struct harness {
   bool counts_in_range = true;
   std::uint64_t counted = 0;
 
-  explicit harness(const netcc::dctcp_params& p) : d(p), q(p), s(p), f(p) { wmax = d.window(); }
+  explicit harness(const netcc::dctcp_params& p) : d(p), q(p), s(p), f(p), dc(p), fc(p) {
+    wmax = d.window();
+  }
 
   template <class Fn>
   void each(Fn fn) {
@@ -74,6 +82,8 @@ struct harness {
     fn(q);
     fn(s);
     fn(f);
+    fn(dc);
+    fn(fc);
   }
 
   void before_ack(const netcc::ack_event& e) {
@@ -101,6 +111,11 @@ struct harness {
     NETCC_FUZZ_CHECK(q.in_reduction_window() == open && s.in_reduction_window() == open &&
                      f.in_reduction_window() == open);
     each([](const auto& c) { check_bounds(c); });
+    // Reductions are decided by sequence numbers and signals alone, whatever the growth rule;
+    // the byte count stays within [0, cwnd].
+    NETCC_FUZZ_CHECK(dc.reductions() == d.reductions() && fc.reductions() == f.reductions());
+    NETCC_FUZZ_CHECK(dc.ca_bytes() >= 0 && dc.ca_bytes() <= dc.window());
+    NETCC_FUZZ_CHECK(netcc::to_double(fc.ca_bytes()) >= 0 && fc.ca_bytes() <= fc.window());
     compare();
   }
 
@@ -163,7 +178,7 @@ struct harness {
 
   void send(netcc::bytes payload, std::int64_t now) {
     const bool pending = d.cwr_pending();
-    bool took[4] = {};
+    bool took[6] = {};
     int i = 0;
     each([&](auto& c) { took[i++] = c.on_send(payload, netcc::timestamp{now}); });
     const bool expect = pending && payload > netcc::bytes{0};

@@ -28,6 +28,11 @@ netcc::ack_event ack(netcc::sequence seq, netcc::sequence nxt, std::int64_t acke
 using dctcp_q32 = netcc::basic_dctcp<netcc::arith::q32>;
 using dctcp_scaled = netcc::basic_dctcp<netcc::arith::ieee_double, netcc::dctcp_alpha_scaled<10>>;
 using dctcp_scaled16 = netcc::basic_dctcp<netcc::arith::ieee_double, netcc::dctcp_alpha_scaled<16>>;
+using dctcp_q32_counting =
+    netcc::basic_dctcp<netcc::arith::q32, netcc::dctcp_alpha_exact, netcc::dctcp_growth_counting>;
+using dctcp_scaled_counting =
+    netcc::basic_dctcp<netcc::arith::ieee_double, netcc::dctcp_alpha_scaled<10>,
+                       netcc::dctcp_growth_counting>;
 
 // ---------------------------------------------------------------- event streams
 
@@ -498,6 +503,8 @@ RC_GTEST_PROP(DctcpProperties, OutputsFiniteAndBoundedForAnyEvents, ()) {
   dctcp_q32 q{p};
   dctcp_scaled s{p};
   netcc::dctcp_fixed f{p};
+  netcc::dctcp_counting dc{p};
+  netcc::dctcp_fixed_counting fc{p};
   // Absurd counts (2^40 B acknowledged at once) as well as realistic ones.
   const bool compact_range = *rc::gen::arbitrary<bool>();
   for (const auto& e : gen_stream(true, true, compact_range)) {
@@ -505,10 +512,18 @@ RC_GTEST_PROP(DctcpProperties, OutputsFiniteAndBoundedForAnyEvents, ()) {
     apply(q, e);
     apply(s, e);
     apply(f, e);
+    apply(dc, e);
+    apply(fc, e);
     check_bounds(d);
     check_bounds(q);
     check_bounds(s);
     check_bounds(f);
+    check_bounds(dc);
+    check_bounds(fc);
+    // The byte count of congestion avoidance stays within [0, cwnd].
+    RC_ASSERT(dc.ca_bytes() >= 0 && dc.ca_bytes() <= dc.window());
+    RC_ASSERT(fc.ca_bytes() >= netcc::arith::q32::value_type{} && fc.ca_bytes() <= fc.window());
+    RC_ASSERT(dc.reductions() == d.reductions() && fc.reductions() == f.reductions());
     // Reductions are decided by sequence numbers and signals alone, never by arithmetic: the
     // same in every instantiation of one state layout, and across layouts within the compact
     // state's ranges (its 32-bit sequence marks).
@@ -668,6 +683,7 @@ RC_GTEST_PROP(DctcpProperties, SharedConfigAndExternalStatesMatchTheController, 
         RC_ASSERT(cc[f].last_branch() == cfg.last_branch(st[f]));
         RC_ASSERT(cc[f].in_reduction_window() == cfg.in_reduction_window(st[f]));
         RC_ASSERT(cc[f].cwr_pending() == cfg.cwr_pending(st[f]));
+        RC_ASSERT(cc[f].ca_bytes() == cfg.ca_bytes(st[f]));
       }
     }
   };
@@ -677,6 +693,9 @@ RC_GTEST_PROP(DctcpProperties, SharedConfigAndExternalStatesMatchTheController, 
   check(dctcp_q32{}, streams);
   check(dctcp_scaled{}, streams);
   check(netcc::dctcp_fixed{}, streams);
+  check(netcc::dctcp_counting{}, streams);
+  check(dctcp_q32_counting{}, streams);
+  check(netcc::dctcp_fixed_counting{}, streams);
 }
 
 TEST(Dctcp, CompactStateFitsTheBudgetAndKeepsWholeBytesExactly) {
@@ -698,4 +717,99 @@ TEST(Dctcp, CompactStateFitsTheBudgetAndKeepsWholeBytesExactly) {
   EXPECT_NEAR(netcc::to_double(ca.window(s2)), w, 0x1p-21 + 0x1p-30);
   EXPECT_EQ(std::ldexp(netcc::to_double(ca.window(s2)), 20),
             std::round(std::ldexp(netcc::to_double(ca.window(s2)), 20)));
+}
+
+// ---------------------------------------------------------------- byte counting
+
+TEST(Dctcp, ByteCountingAddsOneMssEachTimeTheCountReachesTheWindow) {
+  // RFC 5681 §3.1 / RFC 3465 §2.1, by hand: MSS 1000 B, initial window 10000 B, every ACK
+  // acknowledges 1000 B with the window full. ACKs 1-5 are slow start (11000 ... 15000 B); ACK 6
+  // echoes CE with alpha still 1 (its window of data has not ended): the cut halves the window
+  // to 7500 B and the count restarts. Congestion avoidance then counts 1000 B per ACK: ACK 14
+  // brings it to 8000 >= 7500, so the window grows to 8500 and 500 B stay counted; ACK 22
+  // brings 500 + 8000 = 8500 >= 8500 (9500 B, count 0); ACK 32 brings 10000 >= 9500 (10500 B,
+  // count 500). The proportional rule instead grows on every ACK (7500 + 1000^2 / 7500 ...).
+  const netcc::dctcp_params p{.mss = netcc::bytes{1000}, .init_cwnd = netcc::bytes{10'000}};
+  netcc::dctcp_counting d{p};
+  netcc::dctcp_fixed_counting f{p};
+  dctcp_q32_counting q{p};
+  netcc::dctcp prop{p};
+  std::int64_t seq = 0;
+  std::vector<std::int64_t> w;
+  for (int i = 1; i <= 32; ++i) {
+    seq += 1000;
+    const auto e = ack(static_cast<netcc::sequence>(seq),
+                       static_cast<netcc::sequence>(seq + d.cwnd().count()), 1000, i == 6);
+    d.on_ack(e);
+    f.on_ack(e);
+    q.on_ack(e);
+    prop.on_ack(e);
+    ASSERT_EQ(f.cwnd(), d.cwnd()) << i;
+    ASSERT_EQ(q.cwnd(), d.cwnd()) << i;
+    ASSERT_EQ(f.last_branch(), d.last_branch()) << i;
+    w.push_back(d.cwnd().count());
+    if (i == 7) {
+      EXPECT_EQ(d.last_branch(), netcc::dctcp_branch::avoidance);
+      EXPECT_GT(prop.cwnd().count(), 7500);  // the proportional rule has grown already
+    }
+  }
+  EXPECT_EQ(w[4], 15'000);
+  EXPECT_EQ(w[5], 7'500);
+  EXPECT_EQ(w[12], 7'500);
+  EXPECT_EQ(w[13], 8'500);
+  EXPECT_EQ(w[20], 8'500);
+  EXPECT_EQ(w[21], 9'500);
+  EXPECT_EQ(w[30], 9'500);
+  EXPECT_EQ(w[31], 10'500);
+  EXPECT_EQ(d.ca_bytes(), 500.0);
+  EXPECT_EQ(netcc::to_double(f.ca_bytes()), 500.0);
+  // A timeout restarts the count.
+  d.on_timeout();
+  EXPECT_EQ(d.ca_bytes(), 0.0);
+}
+
+TEST(Dctcp, ByteCountingStateSizes) {
+  // One more number per flow: 8 B in the compact state (40 B), 8 B in double (72 B).
+  EXPECT_EQ(sizeof(netcc::dctcp_fixed_counting::flow_state), 40u);
+  EXPECT_LE(sizeof(netcc::dctcp_counting::flow_state), 72u);
+  EXPECT_EQ(sizeof(netcc::dctcp_fixed::flow_state), 32u);  // the default rule keeps its 32 B
+  EXPECT_TRUE(netcc::dctcp_counting::counts_bytes);
+  EXPECT_FALSE(netcc::dctcp::counts_bytes);
+}
+
+RC_GTEST_PROP(DctcpProperties, ByteCountingGrowsByWholeSegmentsAndAgreesAcrossPolicies, ()) {
+  // In congestion avoidance an ACK adds nothing or one MSS (less only at max_cwnd), in double and
+  // in the compact q32 state; the two take the same rule on every event and keep windows within
+  // the compact state's rounding, until the window or the count meets a threshold within that
+  // rounding (where either choice is right; the comparison stops there).
+  auto p = gen_params();
+  p.cwnd_limited_growth = false;
+  dctcp_scaled_counting d{p};
+  netcc::dctcp_fixed_counting f{p};
+  const auto mss = static_cast<double>(d.params().mss.count());
+  const auto max_w = static_cast<double>(d.params().max_cwnd.count());
+  int n = 0;
+  for (const auto& e : gen_stream(true, true, true)) {
+    const double w = d.window(), ss = d.ssthresh(), ca = d.ca_bytes();
+    const double tol = (n + 1) * 0x1p-19 + 1e-9;
+    const double a = static_cast<double>(std::max<std::int64_t>(e.acked, 0));
+    const double left = w < ss ? a - (ss - w) : a;
+    const bool tie =
+        std::abs(w - ss) <= 2 * tol || std::abs(ca + left - std::max(w, ss)) <= 2 * tol;
+    apply(d, e);
+    apply(f, e);
+    if (d.last_branch() != f.last_branch()) {
+      RC_ASSERT(tie);
+      return;
+    }
+    ++n;
+    if (d.last_branch() == netcc::dctcp_branch::avoidance && w >= ss) {
+      const double grown = d.window() - w;
+      // (w + MSS) - w is MSS up to the rounding of the sum: half an ulp of the window.
+      RC_ASSERT(grown == 0.0 || std::abs(grown - mss) <= 0x1p-52 * d.window() ||
+                d.window() == max_w);
+    }
+    RC_ASSERT(std::abs(d.window() - netcc::to_double(f.window())) <= tol);
+    RC_ASSERT(d.reductions() == f.reductions());
+  }
 }

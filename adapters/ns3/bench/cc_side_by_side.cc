@@ -5,6 +5,10 @@
 // runs its harness alone (the loop and the feedback it builds, without a controller), and the
 // summary after the benchmarks prints each controller net of its harness and the ratio
 // ns-3 / netcc (the medians when --benchmark_repetitions is given, CPU time).
+// ns-3's TcpDctcp grows as TcpLinuxReno, by counting acked segments (no division per ACK);
+// netcc::dctcp adds MSS * acked / cwnd per ACK (RFC 5681's equation 3, one division on the chain
+// from ACK to ACK). The like-for-like row is "dctcp_counting" (netcc::dctcp_growth_counting, RFC
+// 5681's byte counting); the others are printed beside it.
 //
 // ns-3's half mirrors what TcpSocketBase does with a new cumulative ACK in ns-3 3.37: set
 // m_lastAckedSeq and m_nextTxSequence (and m_ecnState from the ECE bit, for DCTCP), call
@@ -156,7 +160,8 @@ int main(int argc, char** argv) {
               "ratio");
   for (const char* cc : {"vegas", "dctcp"}) {
     const double b = rep.get(std::string(cc) + "/ns3");
-    for (const char* form : {"", "_q32", "_q32_alpha1024"}) {
+    for (const char* form :
+         {"", "_q32", "_q32_alpha1024", "_counting", "_q32_alpha1024_counting"}) {
       const double a = rep.get(std::string(cc) + "/netcc" + form);
       if (a < 0 || b < 0) continue;
       const double an = a - hn, bn = b - h3;

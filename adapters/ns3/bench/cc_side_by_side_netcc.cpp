@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// netcc's half of netcc_ns3_cc_bench (C++20): netcc::vegas and netcc::dctcp driven by the
+// netcc's half of netcc_ns3_cc_bench (C++20): netcc::vegas and netcc::dctcp (both growth rules) driven by the
 // synthetic ACK stream of cc_side_by_side.h through on_ack, and the harness alone (the same loop
 // building the same ack_event without a controller). See cc_side_by_side.cc for the ns-3 half
 // and the summary.
@@ -84,3 +84,8 @@ BENCHMARK(BM_netcc_vegas<netcc::vegas_fixed>)->Name("vegas/netcc_q32");
 BENCHMARK(BM_netcc_dctcp<netcc::dctcp>)->Name("dctcp/netcc");
 BENCHMARK(BM_netcc_dctcp<netcc::basic_dctcp<netcc::arith::q32>>)->Name("dctcp/netcc_q32");
 BENCHMARK(BM_netcc_dctcp<netcc::dctcp_fixed>)->Name("dctcp/netcc_q32_alpha1024");
+// Congestion avoidance by byte counting (netcc::dctcp_growth_counting): the rule ns-3's
+// TcpDctcp inherits from TcpLinuxReno (a count of acked segments, one more segment each time it
+// reaches the window), where netcc::dctcp adds MSS * acked / cwnd per ACK (one division).
+BENCHMARK(BM_netcc_dctcp<netcc::dctcp_counting>)->Name("dctcp/netcc_counting");
+BENCHMARK(BM_netcc_dctcp<netcc::dctcp_fixed_counting>)->Name("dctcp/netcc_q32_alpha1024_counting");

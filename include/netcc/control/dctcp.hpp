@@ -30,6 +30,10 @@
 /// - Growth, RFC 8257 §3.4 = RFC 5681 §3.1: below ssthresh (slow start) cwnd += the bytes acked,
 ///   up to ssthresh; what slow start leaves of the acked bytes goes to congestion avoidance,
 ///   cwnd += MSS * acked / cwnd, at most one MSS per ACK (one MSS per window of data).
+///   With netcc::dctcp_growth_counting instead, congestion avoidance counts the acked bytes and
+///   adds one MSS each time the count reaches cwnd (RFC 5681 §3.1's recommended byte counting,
+///   RFC 3465 §2.1; the rule Linux and ns-3's TcpLinuxReno/TcpDctcp apply per segment): the same
+///   one MSS per window of data without a division per ACK.
 /// - Loss, RFC 8257 §3.5 with RFC 5681: a retransmission timeout (on_timeout) sets cwnd to the
 ///   loss window (one MSS, or min_cwnd if larger) always, and ssthresh = max(cwnd / 2, 2 MSS)
 ///   unless the current window of data was already reduced; a loss found by fast retransmit
@@ -80,6 +84,10 @@
 ///   FlightSize close to cwnd; Linux does the same).
 /// - RFC 5681 lets slow start add at most one SMSS per ACK (RFC 3465: L = 2 SMSS); like Linux,
 ///   netcc adds all acked bytes (abc_limit = 0). Set abc_limit to one or two MSS for the RFC's.
+/// - Byte counting (netcc::dctcp_growth_counting) restarts its count at every reduction (ECN cut,
+///   loss, timeout), as Linux restarts its per-segment count when it reduces the window; RFC 3465
+///   does not say. It adds at most one MSS per ACK (as the proportional rule) and keeps the count
+///   within [0, cwnd], where Linux would add several segments for one ACK of several windows.
 /// - Fast recovery's window inflation (RFC 5681 §3.2 steps 4-6) belongs to the stack's loss
 ///   recovery; on_loss leaves the window at ssthresh, where recovery ends.
 /// - The byte counters never saturate: when BytesAcked would pass 2^62 both are halved, which
@@ -247,6 +255,34 @@ concept DctcpAlphaRep = Number<T> &&
   { r.gain() } -> std::convertible_to<double>;
 };
 
+/// @brief Congestion avoidance by RFC 5681 §3.1's equation 3, the default: every ACK adds
+/// MSS * acked / cwnd, at most one MSS (so one MSS per window of data). One division per ACK
+/// (a floating-point or a 64-bit integer division, on the chain from one window to the next).
+/// @code
+/// netcc::basic_dctcp<netcc::arith::ieee_double, netcc::dctcp_alpha_exact,
+///                    netcc::dctcp_growth_proportional> cc;  // netcc::dctcp
+/// @endcode
+struct dctcp_growth_proportional {};
+
+/// @brief Congestion avoidance by byte counting, the method RFC 5681 §3.1 recommends (RFC 3465
+/// §2.1): the bytes acked in congestion avoidance add up, and each time the count reaches cwnd,
+/// cwnd comes off the count and cwnd grows by one MSS (at most one MSS per ACK; the count is
+/// kept within [0, cwnd] and restarts at every reduction). One MSS per window of data as with
+/// the proportional rule, but no division per ACK: a compare, a subtraction and an addition.
+/// This is the rule Linux applies per segment (tcp_cong_avoid_ai, which ns-3's TcpLinuxReno and
+/// TcpDctcp follow). It costs a counter per flow (8 B in the compact state: 40 B for
+/// netcc::dctcp_fixed_counting).
+/// @code
+/// netcc::dctcp_counting cc{{.mss = netcc::bytes{1000}, .init_cwnd = netcc::bytes{10'000}}};
+/// @endcode
+struct dctcp_growth_counting {};
+
+/// @brief A congestion-avoidance rule of basic_dctcp: netcc::dctcp_growth_proportional or
+/// netcc::dctcp_growth_counting.
+template <class G>
+concept DctcpGrowth =
+    std::same_as<G, dctcp_growth_proportional> || std::same_as<G, dctcp_growth_counting>;
+
 /// @brief Parameters of DCTCP, with the defaults of RFC 8257, RFC 6928 and RFC 5681.
 /// @code
 /// netcc::dctcp_params p{.g = 1.0 / 16, .alpha_init = 1.0, .mss = netcc::bytes{8960}};
@@ -335,10 +371,12 @@ inline constexpr bool dctcp_alpha_packs<dctcp_alpha_scaled<F>> = (F <= 10);
 
 // No member: the place of an alpha the compact state packs into its bit fields.
 struct dctcp_no_alpha {};
+// No member: the place of the byte count of netcc::dctcp_growth_counting under the other rule.
+struct dctcp_no_count {};
 
 // The per-flow state of basic_dctcp in full width (double, or a fixed-point number outside the
 // compact form): the policy's numbers, 64-bit byte counters and sequence marks.
-template <class T, class S>
+template <class T, class S, bool Counting>
 class dctcp_wide_state {
  public:
   // Byte counters halve when BytesAcked would pass this; one ACK counts at most half of it.
@@ -371,6 +409,16 @@ class dctcp_wide_state {
   constexpr void set_flags(std::uint8_t f) noexcept { flags_ = f; }
   [[nodiscard]] constexpr dctcp_branch branch() const noexcept { return branch_; }
   constexpr void set_branch(dctcp_branch b) noexcept { branch_ = b; }
+  [[nodiscard]] constexpr T ca_bytes() const noexcept {
+    if constexpr (Counting) {
+      return ca_bytes_;
+    } else {
+      return T{};
+    }
+  }
+  constexpr void set_ca_bytes([[maybe_unused]] T c) noexcept {
+    if constexpr (Counting) ca_bytes_ = c;
+  }
 
  private:
   T cwnd_{};
@@ -382,12 +430,13 @@ class dctcp_wide_state {
   std::uint32_t reductions_ = 0;
   std::uint8_t flags_ = 0;
   dctcp_branch branch_ = dctcp_branch::none;  // the rule the latest event ran
-  S alpha_{};  // DCTCP.Alpha (last: a 16-bit alpha packs after the flags)
+  S alpha_{};                                 // DCTCP.Alpha (a 16-bit alpha packs after the flags)
+  [[no_unique_address]] std::conditional_t<Counting, T, dctcp_no_count> ca_bytes_{};
 };
 
 // The compact per-flow state of basic_dctcp for a fixed-point window (see the class comment of
 // basic_dctcp, "Per-flow state"): 32 B with an alpha of at most 2^10 units, 40 B otherwise.
-template <class T, class S, bool PackAlpha>
+template <class T, class S, bool PackAlpha, bool Counting>
 class dctcp_compact_state {
  public:
   static constexpr int window_fraction_bits = 20;
@@ -448,6 +497,16 @@ class dctcp_compact_state {
   constexpr void set_branch(dctcp_branch b) noexcept {
     w2_ = (w2_ & ~(std::uint64_t{0xF} << 60)) | ((static_cast<std::uint64_t>(b) & 0xF) << 60);
   }
+  [[nodiscard]] constexpr T ca_bytes() const noexcept {
+    if constexpr (Counting) {
+      return load(w3_);
+    } else {
+      return T{};
+    }
+  }
+  constexpr void set_ca_bytes([[maybe_unused]] T c) noexcept {
+    if constexpr (Counting) w3_ = store(c);
+  }
 
  private:
   static constexpr std::uint64_t window_mask = (std::uint64_t{1} << 51) - 1;
@@ -475,12 +534,14 @@ class dctcp_compact_state {
   std::uint32_t window_end_ = 0;     // DCTCP.WindowEnd modulo 2^32
   std::uint32_t reduction_end_ = 0;  // SND.NXT at the last reduction, modulo 2^32
   [[no_unique_address]] std::conditional_t<PackAlpha, dctcp_no_alpha, S> wide_alpha_{};
+  // The byte count of netcc::dctcp_growth_counting, as the window (51 bits, 2^-20 B).
+  [[no_unique_address]] std::conditional_t<Counting, std::uint64_t, dctcp_no_count> w3_{};
 };
 
-template <class T, class A, class S>
-using dctcp_state =
-    std::conditional_t<dctcp_compact_window<T>, dctcp_compact_state<T, S, dctcp_alpha_packs<A>>,
-                       dctcp_wide_state<T, S>>;
+template <class T, class A, class S, bool Counting>
+using dctcp_state = std::conditional_t<dctcp_compact_window<T>,
+                                       dctcp_compact_state<T, S, dctcp_alpha_packs<A>, Counting>,
+                                       dctcp_wide_state<T, S, Counting>>;
 
 }  // namespace detail
 
@@ -513,16 +574,21 @@ using dctcp_state =
 ///   the mark it is compared with;
 /// - the reduction count modulo 2^13, the four flags and the branch record in 4 bits each, an
 ///   alpha of at most 2^10 units in 11 bits.
+/// Byte counting (netcc::dctcp_growth_counting) adds its count, one more number in the wide
+/// state, 8 B (51 bits, as the window) in the compact one.
 /// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
 /// @tparam AlphaRep netcc::dctcp_alpha_exact or netcc::dctcp_alpha_scaled<F>
+/// @tparam Growth netcc::dctcp_growth_proportional (RFC 5681's equation 3) or
+/// netcc::dctcp_growth_counting (RFC 5681's byte counting; 8 more bytes of state)
 /// @code
 /// netcc::basic_dctcp<netcc::arith::q32, netcc::dctcp_alpha_scaled<>> cc;
 /// cc.on_ack(netcc::ack_event{.ack_seq = 1460, .snd_nxt = 29'200,
 ///                            .acked = netcc::bytes{1460}, .ecn_echo = true});
 /// // alpha is still 1 (its window has not ended): the echo halves cwnd to 7300 B
 /// @endcode
-template <ArithmeticPolicy Policy = arith::ieee_double, class AlphaRep = dctcp_alpha_exact>
-requires DctcpAlphaRep<AlphaRep, typename Policy::value_type>
+template <ArithmeticPolicy Policy = arith::ieee_double, class AlphaRep = dctcp_alpha_exact,
+          class Growth = dctcp_growth_proportional>
+requires DctcpAlphaRep<AlphaRep, typename Policy::value_type> && DctcpGrowth<Growth>
 class basic_dctcp {
  public:
   /// @brief The number type of the window.
@@ -533,6 +599,10 @@ class basic_dctcp {
   using alpha_storage = typename alpha_rule::storage;
   /// @brief The parameter struct.
   using params_type = dctcp_params;
+  /// @brief The congestion-avoidance rule.
+  using growth_rule = Growth;
+  /// @brief Whether congestion avoidance counts bytes (netcc::dctcp_growth_counting).
+  static constexpr bool counts_bytes = std::is_same_v<Growth, dctcp_growth_counting>;
   /// @brief Events consumed (netcc::controller_traits): ACKs, losses, timeouts, and sends (the
   /// CWR marking of RFC 8257 §3.3).
   static constexpr event_set events =
@@ -541,7 +611,7 @@ class basic_dctcp {
   /// @brief One flow's state (trivially copyable; compact for a fixed-point window, see the
   /// class comment): window, ssthresh, alpha, the two byte counters, WindowEnd, the reduction
   /// window's end, the reduction count, flags and the latest branch. Read it through config.
-  using flow_state = detail::dctcp_state<value_type, AlphaRep, alpha_storage>;
+  using flow_state = detail::dctcp_state<value_type, AlphaRep, alpha_storage, counts_bytes>;
   /// @brief Whether flow_state is the compact form (a fixed-point window; see the class comment).
   static constexpr bool compact = detail::dctcp_compact_window<value_type>;
   static_assert(std::is_trivially_copyable_v<flow_state>);
@@ -668,6 +738,7 @@ class basic_dctcp {
         st.add_reduction();
       }
       st.set_window(clamp_window(mss_));
+      st.set_ca_bytes(value_type{});
       st.set_flags(st.flags() | reduced | rearm);
     }
 
@@ -702,6 +773,10 @@ class basic_dctcp {
     /// @brief basic_dctcp::alpha_raw of `st`.
     [[nodiscard]] constexpr alpha_storage alpha_raw(const flow_state& st) const noexcept {
       return st.alpha();
+    }
+    /// @brief basic_dctcp::ca_bytes of `st`.
+    [[nodiscard]] constexpr value_type ca_bytes(const flow_state& st) const noexcept {
+      return st.ca_bytes();
     }
     /// @brief basic_dctcp::reductions of `st` (modulo 2^reduction_bits).
     [[nodiscard]] constexpr std::uint32_t reductions(const flow_state& st) const noexcept {
@@ -777,6 +852,7 @@ class basic_dctcp {
       st.arm_reduction_end(nxt);
       st.set_flags(st.flags() | reduced);
       st.add_reduction();
+      st.set_ca_bytes(value_type{});  // byte counting restarts (no-op for the proportional rule)
     }
 
     // RFC 5681 §3.1: slow start up to ssthresh, the rest of the acked bytes to congestion
@@ -813,11 +889,27 @@ class basic_dctcp {
           return;
         }
       }
-      // cwnd >= min_cwnd >= 1 B, so the ratio is finite; an ACK of a whole window or more adds
-      // one MSS.
-      // (The ratio by one hardware division in fixed point: detail::quotient, operator/'s value.)
-      const value_type inc = left < cw ? mss_ * detail::quotient(left, cw) : mss_;
-      st.set_window(clamp_window(cw + inc));
+      if constexpr (counts_bytes) {
+        // RFC 5681 §3.1 byte counting (RFC 3465 §2.1): when the count reaches cwnd, cwnd comes
+        // off it and the window grows by one MSS; the count stays within [0, cwnd].
+        const value_type c = st.ca_bytes();
+        const value_type room = c < cw ? cw - c : value_type{};
+        if (left < room) {
+          st.set_ca_bytes(c + left);
+          st.set_window(cw);
+          return;
+        }
+        const value_type next = clamp_window(cw + mss_);
+        st.set_ca_bytes(min_v(left - room, next));
+        st.set_window(next);
+      } else {
+        // cwnd >= min_cwnd >= 1 B, so the ratio is finite; an ACK of a whole window or more
+        // adds one MSS.
+        // (The ratio by one hardware division in fixed point: detail::quotient, operator/'s
+        // value.)
+        const value_type inc = left < cw ? mss_ * detail::quotient(left, cw) : mss_;
+        st.set_window(clamp_window(cw + inc));
+      }
     }
 
     dctcp_params params_;
@@ -876,6 +968,9 @@ class basic_dctcp {
   [[nodiscard]] constexpr value_type alpha() const noexcept { return cfg_.alpha(s_); }
   /// @brief alpha as stored (the policy's number, or raw 2^-FracBits units).
   [[nodiscard]] constexpr alpha_storage alpha_raw() const noexcept { return cfg_.alpha_raw(s_); }
+  /// @brief The bytes counted toward congestion avoidance's next MSS, in [0, cwnd]
+  /// (netcc::dctcp_growth_counting; always 0 under the proportional rule).
+  [[nodiscard]] constexpr value_type ca_bytes() const noexcept { return cfg_.ca_bytes(s_); }
   /// @brief The gain g in force (for netcc::dctcp_alpha_scaled, a power of two).
   [[nodiscard]] constexpr double gain() const noexcept { return cfg_.gain(); }
   /// @brief Reductions made so far (ECN cuts, fast-retransmit halvings, first timeouts of a
@@ -944,6 +1039,12 @@ using dctcp = basic_dctcp<>;
 /// the window in netcc::arith::q32, alpha in 1/1024 units with g = 2^-4 (Linux's representation;
 /// RFC 8257 §4.2).
 using dctcp_fixed = basic_dctcp<arith::q32, dctcp_alpha_scaled<10>>;
+/// @brief netcc::dctcp with RFC 5681's byte counting in congestion avoidance
+/// (netcc::dctcp_growth_counting): no division per ACK.
+using dctcp_counting = basic_dctcp<arith::ieee_double, dctcp_alpha_exact, dctcp_growth_counting>;
+/// @brief netcc::dctcp_fixed with RFC 5681's byte counting (netcc::dctcp_growth_counting): no
+/// division per ACK, 40 B of per-flow state.
+using dctcp_fixed_counting = basic_dctcp<arith::q32, dctcp_alpha_scaled<10>, dctcp_growth_counting>;
 
 /// @brief The paper's guideline for the marking threshold (§3.3, from Q_min > 0): K must exceed
 /// C * RTT / 7 for the queue not to underflow, so that throughput stays at capacity.
@@ -1046,5 +1147,9 @@ static_assert(sizeof(dctcp_fixed::flow_state) <= 32, "dctcp_fixed: per-flow stat
 static_assert(dctcp_fixed::state_bytes <= 32, "dctcp_fixed: per-flow state within 32 B");
 static_assert(sizeof(dctcp) <= 64 + 128, "dctcp: 64 B of state + at most 128 B of configuration");
 static_assert(sizeof(dctcp_fixed) <= 32 + 128, "dctcp_fixed: 32 B state + 128 B configuration");
+// Byte counting keeps one more number per flow.
+static_assert(dctcp_counting::state_bytes <= 72, "dctcp_counting: per-flow state within 72 B");
+static_assert(dctcp_fixed_counting::state_bytes <= 40,
+              "dctcp_fixed_counting: per-flow state within 40 B");
 
 }  // namespace netcc
