@@ -11,6 +11,8 @@
 //   * mixed: a packet sent every 1.2 us (10 Gbps), a completion for every 11th, cost per call.
 //   * flows/<n>: n flows whose states (only basic_timely::flow_state) sit in one contiguous
 //            array, run by one shared config, the rtt trace going to flows in random order.
+//   * rtt_compact, flows_compact/<n>: the same with netcc::timely_compact (the q32 rules over a
+//            32-B packed state).
 // Counters: "state_B" (per-flow state, basic_timely::state_bytes = sizeof(flow_state),
 // static_asserted in the header), "object_B" (the whole controller with its configuration) and,
 // for flows, "bytes_per_flow".
@@ -39,9 +41,8 @@ constexpr std::array<std::int64_t, 16> zone{100'000, 103'000, 107'000, 110'000, 
 constexpr std::array<std::int64_t, 8> bands{30'000,  120'000, 60'000,  700'000,
                                             480'000, 45'000,  150'000, 900'000};
 
-template <class Policy>
-void BM_timely_rtt(benchmark::State& state) {
-  netcc::basic_timely<Policy> cc{{.initial_rate = netcc::bit_rate{5'000'000'000}}};
+template <class C>
+void rtt_loop(benchmark::State& state, C& cc) {
   std::int64_t t = 0;
   std::size_t i = 0;
   for (auto _ : state) {
@@ -50,7 +51,21 @@ void BM_timely_rtt(benchmark::State& state) {
     i = (i + 1) % zone.size();
     benchmark::DoNotOptimize(cc);
   }
+}
+
+template <class Policy>
+void BM_timely_rtt(benchmark::State& state) {
+  netcc::basic_timely<Policy> cc{{.initial_rate = netcc::bit_rate{5'000'000'000}}};
+  rtt_loop(state, cc);
   counters<Policy>(state);
+}
+
+// netcc::timely_compact: the q32 rules over the 32-B packed state (unpack, q32 rule, pack).
+void BM_timely_rtt_compact(benchmark::State& state) {
+  netcc::timely_compact cc{{.initial_rate = netcc::bit_rate{5'000'000'000}}};
+  rtt_loop(state, cc);
+  state.counters["state_B"] = static_cast<double>(netcc::timely_compact::state_bytes);
+  state.counters["object_B"] = static_cast<double>(sizeof(netcc::timely_compact));
 }
 
 template <class Policy>
@@ -120,12 +135,11 @@ void BM_timely_mixed(benchmark::State& state) {
   counters<Policy>(state);
 }
 
-template <class Policy>
-void BM_timely_flows(benchmark::State& state) {
-  using cc = netcc::basic_timely<Policy>;
+template <class C>
+void flows_loop(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  const typename cc::config cfg{{.initial_rate = netcc::bit_rate{5'000'000'000}}};
-  std::vector<typename cc::flow_state> flows(n, cfg.initial_state());
+  const typename C::config cfg{{.initial_rate = netcc::bit_rate{5'000'000'000}}};
+  std::vector<typename C::flow_state> flows(n, cfg.initial_state());
   std::mt19937_64 rng(11);
   std::vector<std::uint32_t> order(1 << 16);
   for (auto& o : order) o = static_cast<std::uint32_t>(rng() % n);
@@ -139,12 +153,22 @@ void BM_timely_flows(benchmark::State& state) {
     ++i;
   }
   benchmark::DoNotOptimize(flows.data());
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename cc::flow_state));
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));
   state.counters["flows"] = static_cast<double>(n);
+}
+
+template <class Policy>
+void BM_timely_flows(benchmark::State& state) {
+  flows_loop<netcc::basic_timely<Policy>>(state);
+}
+
+void BM_timely_flows_compact(benchmark::State& state) {
+  flows_loop<netcc::timely_compact>(state);
 }
 
 BENCHMARK(BM_timely_rtt<netcc::arith::ieee_double>);
 BENCHMARK(BM_timely_rtt<netcc::arith::q32>);
+BENCHMARK(BM_timely_rtt_compact);
 BENCHMARK(BM_timely_bands<netcc::arith::ieee_double>);
 BENCHMARK(BM_timely_bands<netcc::arith::q32>);
 BENCHMARK(BM_timely_ack<netcc::arith::ieee_double>);
@@ -160,5 +184,6 @@ BENCHMARK(BM_timely_flows<netcc::arith::ieee_double>)
     ->Arg(1 << 16)
     ->Arg(1 << 20);
 BENCHMARK(BM_timely_flows<netcc::arith::q32>)->Arg(1)->Arg(1 << 10)->Arg(1 << 16)->Arg(1 << 20);
+BENCHMARK(BM_timely_flows_compact)->Arg(1)->Arg(1 << 10)->Arg(1 << 16)->Arg(1 << 20);
 
 }  // namespace

@@ -3,7 +3,7 @@
 // clock, no exceptions) with both policies; the §3.1 RTT helper, the hand-computed steps of
 // Algorithm 1 from tests/control/timely_test.cpp, HAI on the fifth negative gradient, the §5
 // scaling and application-limited rule evaluated by the compiler; the events it accepts; the
-// per-flow state budget.
+// per-flow state budgets, and netcc::timely_compact's Algorithm 1 steps.
 #include <netcc/control/timely.hpp>
 
 namespace {
@@ -120,8 +120,28 @@ static_assert(!takes_rtt<netcc::timely, netcc::cnp_event>);
 static_assert(!takes_ack<netcc::timely, netcc::cnp_event>);
 static_assert(!takes_ack<netcc::timely, netcc::src_event>);
 
-// Per-flow state budget: 64 B with either policy.
+// Per-flow state budget: 64 B with either policy; 32 B in the compact q32 form.
 static_assert(netcc::timely::state_bytes <= 64);
 static_assert(netcc::basic_timely<netcc::arith::q32>::state_bytes <= 64);
+static_assert(netcc::timely_compact::state_bytes <= 32);
+
+// The compact form runs Algorithm 1's hand-computed steps at compile time too: the same lines,
+// the rate within its 2^-18 Mbps unit (10 Gbps line rate) of the exact values.
+constexpr bool compact_algorithm1_lines() {
+  netcc::timely_compact cc{mid};
+  const std::int64_t rtts[] = {100'000, 120'000, 1'000'000, 30'000};
+  const netcc::timely_action lines[] = {
+      netcc::timely_action::increase, netcc::timely_action::decrease_gradient,
+      netcc::timely_action::decrease_high, netcc::timely_action::increase_low};
+  const double mbps[] = {5010, 4929.84, 2957.904, 2967.904};
+  for (int i = 0; i < 4; ++i) {
+    cc.on_rtt(at(100 * (i + 1), rtts[i]));
+    const double r = cc.rate_mbps().to_double();
+    if (cc.last_action() != lines[i] || r - mbps[i] > 0x1p-17 || mbps[i] - r > 0x1p-17)
+      return false;
+  }
+  return true;
+}
+static_assert(compact_algorithm1_lines());
 
 }  // namespace

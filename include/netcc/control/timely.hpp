@@ -130,6 +130,7 @@
 /// @endcode
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -297,6 +298,8 @@ struct timely_params {
           "must be non-negative (0 means no limit)");
   return v;
 }
+
+class timely_compact;
 
 /// @brief TIMELY (SIGCOMM'15 Algorithm 1 with the §5 rules) over arithmetic policy `Policy`.
 ///
@@ -504,7 +507,9 @@ class basic_timely {
     /// @brief The meter's sending rate of its last closed window (zero before one closed).
     [[nodiscard]] constexpr bit_rate send_rate(const flow_state& st) const noexcept {
       if ((st.flags & sent_known) == 0) return bit_rate::zero();
-      return bit_rate{static_cast<std::int64_t>(to_double(st.sent) * 1e6 + 0.5)};
+      // A window of 2^63 bps or more (bytes / elapsed saturates there) reads as bit_rate::max().
+      const double bps = to_double(st.sent) * 1e6 + 0.5;
+      return bps >= 0x1p63 ? bit_rate::max() : bit_rate{static_cast<std::int64_t>(bps)};
     }
     /// @brief §3.3's static limit on outstanding data (bytes::max() when there is none).
     [[nodiscard]] constexpr bytes outstanding_limit() const noexcept {
@@ -514,6 +519,8 @@ class basic_timely {
     [[nodiscard]] constexpr timely_params params() const noexcept { return params_; }
 
    private:
+    friend class timely_compact;  // runs Algorithm 1 on its unpacked state
+
     static constexpr std::uint8_t have_prev = 1;   // prev_rtt holds a sample
     static constexpr std::uint8_t have_last = 2;   // last holds a completion time
     static constexpr std::uint8_t meter_on = 4;    // on_send has been called
@@ -826,9 +833,9 @@ class basic_timely {
 using timely = basic_timely<>;
 
 // Per-flow state budget: 64 B (see basic_timely::state_bytes for what is counted), state_bytes =
-// sizeof(flow_state), in double and in q32. The 32 B asked of the fixed-point form is not met:
-// the rate and rtt_diff need 63 bits each in q32, and prev_rtt, the previous completion and the
-// meter's window 64-bit times to keep their behaviour. The configuration (config: the parameters,
+// sizeof(flow_state), in double and in q32. The 32-B fixed-point form is netcc::timely_compact
+// (below: the q32 rules over a packed state, rtt_diff exact, the rate in a 32-bit unit, 32-bit
+// RTT, clocks and meter fields). The configuration (config: the parameters,
 // seven derived numbers, three reciprocals, the meter window and a segment's serialisation) is
 // shared by a class of flows.
 static_assert(sizeof(timely::flow_state) <= 64, "timely: per-flow state within 64 B");
@@ -838,5 +845,417 @@ static_assert(timely::state_bytes == sizeof(timely::flow_state));
 static_assert(sizeof(timely) <= 64 + 320, "timely: 64 B state + at most 320 B configuration");
 static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 320,
               "timely q32: 64 B state + at most 320 B configuration");
+
+/// @brief TIMELY in q32 with a 32-byte per-flow state: basic_timely<arith::q32>'s Algorithm 1 and
+/// §5 rules (the same config, branches and arithmetic) over a packed flow_state, for arrays of
+/// many flows. Each event unpacks the state, runs the q32 rule and packs it.
+///
+/// Layout and the range of every narrowed field:
+/// - rtt_diff: q32 microseconds as they are, in 56 bits (|rtt_diff| < 2^23 us). Every RTT
+///   sample up to max_rtt (2^32 - 1 ns, 4.29 s) keeps |new_rtt_diff| and hence the filter below
+///   2^22.1 us: within that range rtt_diff equals the q32 form's bit for bit, sub-microsecond
+///   precision (the sign rule of basic_timely's line 3) included. Beyond it, it saturates at
+///   +-(2^55 - 1) 2^-32 us with its sign kept.
+/// - the HAI counter: 8 bits, saturating at 255 (negative_gradients() reads at most 255). HAI is
+///   exact for hai_threshold <= 255; a larger threshold falls back to the default (5), and
+///   timely_compact::validate() reports it.
+/// - the rate: the q32 rate in Mbps rounded to nearest to a multiple of 2^rate_shift() raw units
+///   and held as a 32-bit count of them, rate_shift() = max(0, bit_width(line_rate's q32 raw) -
+///   32): 2^-18 Mbps (3.8 bps) at 10 Gbps, 2^-15 Mbps at 100 Gbps, 2^-12 Mbps at 1 Tbps. Its
+///   range is [min_rate, line_rate] (both rounded inwards to the unit; if the two meet, the line
+///   rate wins). An event moves the q32 rate by Algorithm 1 from the rounded one; the rounding
+///   adds at most 2^rate_shift() raw units per completion, and a decrease factor in [0, 1] never
+///   enlarges an earlier difference, so after n completions the rate is within
+///   (n + 1)(2^rate_shift() + 1) 2^-32 Mbps of the q32 form's (the
+///   CompactWithinItsRateBoundOfQ32 property), while every branch, rtt_diff, prev_rtt and the
+///   HAI count stay equal. The application-limited test (§5) compares app_limit * rate with the
+///   sending rate, so the two forms may differ there when the sending rate lies within that
+///   bound (or the send meter's unit, below) of 80 % of the rate.
+/// - prev_rtt: 32-bit ns, saturating at max_rtt (an RTT above it enters the next difference as
+///   max_rtt; the completion's own branch uses the full RTT).
+/// - the previous completion and the meter window's opening: the low 32 bits of the ns clock,
+///   read back as now - d, d the wrapping distance in (-2^24, 2^32 - 2^24] ns: a time up to
+///   clock_step_back (2^24 ns, 16.8 ms) after `now` is read as a step back (as q32 keeps it),
+///   any other as up to 4.28 s before `now`. Exact while consecutive completions (and the sends
+///   and completions that read a meter window) are at most 2^32 - 2^24 ns apart and step back by
+///   at most 2^24 ns; after a longer silence the gap is read modulo 2^32 ns (one update may
+///   then be scaled by f < 1, or the meter read from a shorter window).
+/// - the meter's bytes in its current window: 32 bits, saturating (exact below 4 GB a window).
+/// - the meter's last closed rate: 27 bits as a count of 2^sent_shift() q32 raw units,
+///   sent_shift() = rate_shift() + 6, rounded down and saturating at a value above the line rate
+///   (a rate at or above it passes the 80 % test in both forms): 2^-12 Mbps (244 bps) at 10
+///   Gbps. The 80 % test on it differs from q32's only when the sending rate lies within one
+///   unit above 80 % of the rate.
+/// - have_prev (prev_rtt != 0), have_last (an action was taken) and sent_known (a nonzero count)
+///   are implied; meter_on, held and the last action (3 bits) share the word of the meter rate.
+///
+/// Outside the ranges the rate stays finite and in [min_rate, line_rate] and an RTT above T_high
+/// never raises it, as for any TIMELY instantiation (tests/control/timely_compact_test.cpp).
+/// @code
+/// const netcc::timely_compact::config cfg{{.line_rate = netcc::bit_rate{25'000'000'000}}};
+/// std::vector<netcc::timely_compact::flow_state> flows(1000, cfg.initial_state());  // 32 kB
+/// cfg.on_rtt(flows[7], netcc::rtt_event{.now = netcc::timestamp{40'000},
+///                                       .rtt = netcc::duration{30'000}});
+/// netcc::bit_rate r = cfg.rate(flows[7]);  // 25 Gbps: the line rate, as the q32 form
+/// @endcode
+class timely_compact {
+  using wide = basic_timely<arith::q32>;
+  using wide_state = wide::flow_state;
+  using wide_config = wide::config;
+
+ public:
+  /// @brief The number type of the rate (Mbps), rtt_diff (us) and the gradient (q32).
+  using value_type = wide::value_type;
+  /// @brief The parameter struct.
+  using params_type = timely_params;
+  /// @brief Events consumed: as basic_timely.
+  static constexpr event_set events = wide::events;
+  /// @brief Largest prev_rtt held, ns (2^32 - 1, 4.29 s): the range of exact RTT samples.
+  static constexpr std::int64_t max_rtt = 0xFFFF'FFFF;
+  /// @brief Largest step back of a completion or send behind a stored clock read as one, ns
+  /// (2^24, 16.8 ms).
+  static constexpr std::int64_t clock_step_back = std::int64_t{1} << 24;
+  /// @brief Largest HAI count held, and largest hai_threshold accepted (255).
+  static constexpr std::uint32_t max_hai_threshold = 255;
+
+  /// @brief Check parameters for the compact form: netcc::validate(timely_params) and
+  /// hai_threshold <= 255 (the 8-bit HAI count); each error names the field, value and rule.
+  /// @code
+  /// auto v = netcc::timely_compact::validate({.hai_threshold = 300});
+  /// // v[0].message() == "timely.hai_threshold = 300: must be at most 255 in timely_compact ..."
+  /// @endcode
+  [[nodiscard]] static validation validate(const timely_params& p) {
+    validation v = netcc::validate(p);
+    v.check(p.hai_threshold <= max_hai_threshold, "timely.hai_threshold", p.hai_threshold,
+            "must be at most 255 in timely_compact (an 8-bit HAI count)");
+    return v;
+  }
+
+  /// @brief One flow's packed state (32 B, trivially copyable); see the class comment for the
+  /// range of each field. Read and change it through config.
+  struct flow_state {
+    std::uint64_t diff_hai = 0;     ///< rtt_diff (q32 us, bits 0-55), HAI count (bits 56-63)
+    std::uint32_t rate = 0;         ///< the rate, units of 2^rate_shift() q32 raw Mbps
+    std::uint32_t prev_rtt = 0;     ///< prev_rtt, ns, saturating (0: no sample yet)
+    std::uint32_t last = 0;         ///< previous completion, low 32 bits of the ns clock
+    std::uint32_t meter_start = 0;  ///< meter window's opening, low 32 bits of the ns clock
+    std::uint32_t meter_bytes = 0;  ///< bytes in the meter's window, saturating
+    std::uint32_t bits = 0;  ///< meter rate + 1 (0-26; 0: none), held, meter_on, action (29-31)
+  };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the q32 configuration and the units of the narrowed
+  /// rate fields, with Algorithm 1 as members taking one flow's packed state.
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields, and hai_threshold above 255,
+    /// fall back to their defaults; timely_compact::validate reports them).
+    constexpr explicit config(const timely_params& p = {}) noexcept : q_(sanitize(p)) {
+      const auto line = static_cast<std::uint64_t>(q_.line_.raw());
+      const int bw = std::bit_width(line);
+      rate_shift_ = bw > 32 ? bw - 32 : 0;
+      sent_shift_ = rate_shift_ + 6;
+      rate_hi_ = static_cast<std::uint32_t>(line >> rate_shift_);
+      const auto lo =
+          (static_cast<std::uint64_t>(q_.min_.raw()) + ((std::uint64_t{1} << rate_shift_) - 1)) >>
+          rate_shift_;
+      rate_lo_ = lo > rate_hi_ ? rate_hi_ : static_cast<std::uint32_t>(lo);
+    }
+
+    /// @brief A new flow's state: as basic_timely::config::initial_state, packed.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      return pack(q_.initial_state());
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
+
+    /// @brief A completion with the §3.1 RTT (basic_timely::config::on_rtt).
+    template <class E>
+    requires RttFeedback<E>
+    constexpr void on_rtt(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const duration rtt = ft::rtt(e);
+      if (rtt <= duration::zero()) return;
+      const timestamp now = ft::now(e);
+      wide_state w = unpack(st, now);
+      q_.update(w, now, rtt, q_.meter_allows(w, now));
+      st = pack(w);
+    }
+    /// @brief As on_rtt(st, e), with the stack's sending rate (§5).
+    template <class E>
+    requires RttFeedback<E>
+    constexpr void on_rtt(flow_state& st, const E& e, bit_rate send_rate) const noexcept {
+      using ft = feedback_traits<E>;
+      const duration rtt = ft::rtt(e);
+      if (rtt <= duration::zero()) return;
+      const timestamp now = ft::now(e);
+      wide_state w = unpack(st, now);
+      q_.update(w, now, rtt, q_.rate_allows(w, send_rate));
+      st = pack(w);
+    }
+    /// @brief An ACK completing a segment (basic_timely::config::on_ack).
+    template <class E>
+    requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(flow_state& st,
+                                                                    const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const duration rtt = q_.ack_rtt(ft::rtt(e), ft::acked_bytes(e));
+      if (rtt <= duration::zero()) return;
+      const timestamp now = ft::now(e);
+      wide_state w = unpack(st, now);
+      q_.update(w, now, rtt, q_.meter_allows(w, now));
+      st = pack(w);
+    }
+    /// @brief As on_ack(st, e), with the stack's sending rate (§5).
+    template <class E>
+    requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(
+        flow_state& st, const E& e, bit_rate send_rate) const noexcept {
+      using ft = feedback_traits<E>;
+      const duration rtt = q_.ack_rtt(ft::rtt(e), ft::acked_bytes(e));
+      if (rtt <= duration::zero()) return;
+      const timestamp now = ft::now(e);
+      wide_state w = unpack(st, now);
+      q_.update(w, now, rtt, q_.rate_allows(w, send_rate));
+      st = pack(w);
+    }
+    /// @brief `b` bytes sent at `now`: the §5 meter (basic_timely::config::on_send).
+    constexpr void on_send(flow_state& st, bytes b, timestamp now) const noexcept {
+      wide_state w = unpack(st, now);
+      q_.on_send(w, b, now);
+      st = pack(w);
+    }
+
+    /// @brief The target rate, rounded to whole bps, in [min_rate, line_rate].
+    [[nodiscard]] constexpr bit_rate rate(const flow_state& st) const noexcept {
+      return q_.rate(view(st));
+    }
+    /// @brief The pacing rate (= rate(st)).
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      return rate(st);
+    }
+    /// @brief The congestion window: bytes::max() (TIMELY is rate-based).
+    [[nodiscard]] constexpr bytes cwnd() const noexcept { return bytes::max(); }
+    /// @brief The rate in Mbps (a multiple of 2^rate_shift() q32 raw units).
+    [[nodiscard]] constexpr value_type rate_mbps(const flow_state& st) const noexcept {
+      return view(st).rate;
+    }
+    /// @brief rtt_diff in microseconds (line 3).
+    [[nodiscard]] constexpr value_type rtt_diff_us(const flow_state& st) const noexcept {
+      return view(st).rtt_diff;
+    }
+    /// @brief normalized_gradient = rtt_diff / minRTT (line 4).
+    [[nodiscard]] constexpr value_type gradient(const flow_state& st) const noexcept {
+      return q_.gradient(view(st));
+    }
+    /// @brief prev_rtt (zero before the first sample), saturated at max_rtt.
+    [[nodiscard]] constexpr duration prev_rtt(const flow_state& st) const noexcept {
+      return duration{st.prev_rtt};
+    }
+    /// @brief Consecutive completions with a negative gradient, saturated at 255.
+    [[nodiscard]] constexpr std::uint32_t negative_gradients(const flow_state& st) const noexcept {
+      return static_cast<std::uint32_t>(st.diff_hai >> 56);
+    }
+    /// @brief True when HAI is engaged (basic_timely::config::hai).
+    [[nodiscard]] constexpr bool hai(const flow_state& st) const noexcept {
+      return negative_gradients(st) >= q_.params_.hai_threshold;
+    }
+    /// @brief Which line of Algorithm 1 the latest completion ran.
+    [[nodiscard]] constexpr timely_action last_action(const flow_state& st) const noexcept {
+      return static_cast<timely_action>(st.bits >> 29);
+    }
+    /// @brief True when the latest completion's increase was withheld as application-limited.
+    [[nodiscard]] constexpr bool increase_held(const flow_state& st) const noexcept {
+      return (st.bits & held_bit) != 0;
+    }
+    /// @brief The meter's last closed rate (zero before one closed), in the meter's unit.
+    [[nodiscard]] constexpr bit_rate send_rate(const flow_state& st) const noexcept {
+      return q_.send_rate(view(st));
+    }
+    /// @brief §3.3's static limit on outstanding data (bytes::max() when there is none).
+    [[nodiscard]] constexpr bytes outstanding_limit() const noexcept {
+      return q_.outstanding_limit();
+    }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr timely_params params() const noexcept { return q_.params(); }
+    /// @brief The rate's unit: 2^rate_shift() q32 raw units (2^(rate_shift() - 32) Mbps).
+    [[nodiscard]] constexpr int rate_shift() const noexcept { return rate_shift_; }
+    /// @brief The meter rate's unit: 2^sent_shift() q32 raw units.
+    [[nodiscard]] constexpr int sent_shift() const noexcept { return sent_shift_; }
+    /// @brief The q32 configuration the rules run on.
+    [[nodiscard]] constexpr const wide_config& wide_configuration() const noexcept { return q_; }
+
+   private:
+    static constexpr std::uint64_t diff_mask = (std::uint64_t{1} << 56) - 1;
+    static constexpr std::int64_t diff_max = (std::int64_t{1} << 55) - 1;
+    static constexpr std::uint32_t sent_mask = (std::uint32_t{1} << 27) - 1;
+    static constexpr std::uint32_t held_bit = std::uint32_t{1} << 27;
+    static constexpr std::uint32_t meter_bit = std::uint32_t{1} << 28;
+
+    static constexpr timely_params sanitize(timely_params p) noexcept {
+      if (p.hai_threshold > max_hai_threshold) p.hai_threshold = timely_params{}.hai_threshold;
+      return p;
+    }
+
+    // The wide state's fields that need no clock (the two clocks are left at zero).
+    [[nodiscard]] constexpr wide_state view(const flow_state& st) const noexcept {
+      wide_state w{};
+      w.rate = value_type::from_raw(
+          static_cast<std::int64_t>(static_cast<std::uint64_t>(st.rate) << rate_shift_));
+      w.rtt_diff = value_type::from_raw(static_cast<std::int64_t>(st.diff_hai << 8) >> 8);
+      w.neg = static_cast<std::uint32_t>(st.diff_hai >> 56);
+      w.prev_rtt = duration{st.prev_rtt};
+      w.meter_bytes = st.meter_bytes;
+      w.action = static_cast<timely_action>(st.bits >> 29);
+      std::uint8_t f = 0;
+      if (st.prev_rtt != 0) f |= wide_config::have_prev;
+      if (w.action != timely_action::none) f |= wide_config::have_last;
+      if ((st.bits & meter_bit) != 0) f |= wide_config::meter_on;
+      if ((st.bits & held_bit) != 0) f |= wide_config::held;
+      if (const std::uint32_t s = st.bits & sent_mask; s != 0) {
+        f |= wide_config::sent_known;
+        w.sent = value_type::from_raw(
+            static_cast<std::int64_t>(static_cast<std::uint64_t>(s - 1) << sent_shift_));
+      }
+      w.flags = f;
+      return w;
+    }
+
+    // A clock's 64-bit time read back at `now` from its low 32 bits: a time up to
+    // clock_step_back after now is a step back, any other lies up to 2^32 - 2^24 ns before now.
+    [[nodiscard]] static constexpr timestamp clock(std::uint32_t low, timestamp now) noexcept {
+      const auto now_low = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.count()));
+      const std::uint32_t fwd = now_low - low;  // now - t, modulo 2^32
+      const std::int64_t back = (std::int64_t{1} << 32) - fwd;
+      const std::int64_t d = fwd != 0 && back <= clock_step_back ? -back : std::int64_t{fwd};
+      return timestamp{detail::saturate_i64(detail::i128{now.count()} - d)};
+    }
+
+    [[nodiscard]] constexpr wide_state unpack(const flow_state& st, timestamp now) const noexcept {
+      wide_state w = view(st);
+      w.last = clock(st.last, now);
+      w.meter_start = clock(st.meter_start, now);
+      return w;
+    }
+
+    [[nodiscard]] constexpr flow_state pack(const wide_state& w) const noexcept {
+      flow_state st{};
+      std::int64_t d = w.rtt_diff.raw();
+      d = d > diff_max ? diff_max : (d < -diff_max ? -diff_max : d);
+      const std::uint32_t neg = w.neg < max_hai_threshold ? w.neg : max_hai_threshold;
+      st.diff_hai = (static_cast<std::uint64_t>(d) & diff_mask) | (std::uint64_t{neg} << 56);
+      const auto r = static_cast<std::uint64_t>(w.rate.raw() > 0 ? w.rate.raw() : 0);
+      const std::uint64_t half = rate_shift_ > 0 ? std::uint64_t{1} << (rate_shift_ - 1) : 0;
+      const std::uint64_t units = (r + half) >> rate_shift_;
+      st.rate = units < rate_lo_
+                    ? rate_lo_
+                    : (units > rate_hi_ ? rate_hi_ : static_cast<std::uint32_t>(units));
+      if ((w.flags & wide_config::have_prev) != 0) {
+        const std::int64_t p = w.prev_rtt.count();
+        st.prev_rtt = p <= 0 ? 1u : (p >= max_rtt ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(p));
+      }
+      st.last = static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.last.count()));
+      st.meter_start =
+          static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.meter_start.count()));
+      st.meter_bytes = w.meter_bytes <= 0 ? 0u
+                                          : (w.meter_bytes >= 0xFFFF'FFFF
+                                                 ? 0xFFFF'FFFFu
+                                                 : static_cast<std::uint32_t>(w.meter_bytes));
+      std::uint32_t bits = static_cast<std::uint32_t>(w.action) << 29;
+      if ((w.flags & wide_config::sent_known) != 0) {
+        const auto s =
+            static_cast<std::uint64_t>(w.sent.raw() > 0 ? w.sent.raw() : 0) >> sent_shift_;
+        bits |= static_cast<std::uint32_t>(s < sent_mask - 1 ? s : sent_mask - 1) + 1;
+      }
+      if ((w.flags & wide_config::held) != 0) bits |= held_bit;
+      if ((w.flags & wide_config::meter_on) != 0) bits |= meter_bit;
+      st.bits = bits;
+      return st;
+    }
+
+    wide_config q_;
+    int rate_shift_ = 0;
+    int sent_shift_ = 0;
+    std::uint32_t rate_lo_ = 0;
+    std::uint32_t rate_hi_ = 0;
+  };
+
+  /// @brief Bytes of per-flow state (sizeof(flow_state)).
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit timely_compact(const timely_params& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief A completion with the §3.1 RTT (config::on_rtt on this flow).
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_rtt(const E& e) noexcept { cfg_.on_rtt(s_, e); }
+  /// @brief As on_rtt(e), with the stack's sending rate (§5).
+  template <class E>
+  requires RttFeedback<E>
+  constexpr void on_rtt(const E& e, bit_rate send_rate) noexcept { cfg_.on_rtt(s_, e, send_rate); }
+  /// @brief An ACK completing a segment (config::on_ack).
+  template <class E>
+  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e) noexcept {
+    cfg_.on_ack(s_, e);
+  }
+  /// @brief As on_ack(e), with the stack's sending rate (§5).
+  template <class E>
+  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e,
+                                                                  bit_rate send_rate) noexcept {
+    cfg_.on_ack(s_, e, send_rate);
+  }
+  /// @brief `b` bytes were sent at `now` (config::on_send).
+  constexpr void on_send(bytes b, timestamp now) noexcept { cfg_.on_send(s_, b, now); }
+
+  /// @brief The target rate, rounded to whole bps, in [min_rate, line_rate].
+  [[nodiscard]] constexpr bit_rate rate() const noexcept { return cfg_.rate(s_); }
+  /// @brief The pacing rate (= rate()).
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief The congestion window: bytes::max().
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(); }
+  /// @brief The rate in Mbps.
+  [[nodiscard]] constexpr value_type rate_mbps() const noexcept { return cfg_.rate_mbps(s_); }
+  /// @brief rtt_diff in microseconds (line 3).
+  [[nodiscard]] constexpr value_type rtt_diff_us() const noexcept { return cfg_.rtt_diff_us(s_); }
+  /// @brief normalized_gradient (line 4).
+  [[nodiscard]] constexpr value_type gradient() const noexcept { return cfg_.gradient(s_); }
+  /// @brief prev_rtt, saturated at max_rtt.
+  [[nodiscard]] constexpr duration prev_rtt() const noexcept { return cfg_.prev_rtt(s_); }
+  /// @brief Consecutive negative gradients, saturated at 255.
+  [[nodiscard]] constexpr std::uint32_t negative_gradients() const noexcept {
+    return cfg_.negative_gradients(s_);
+  }
+  /// @brief True when HAI is engaged.
+  [[nodiscard]] constexpr bool hai() const noexcept { return cfg_.hai(s_); }
+  /// @brief Which line of Algorithm 1 the latest completion ran.
+  [[nodiscard]] constexpr timely_action last_action() const noexcept {
+    return cfg_.last_action(s_);
+  }
+  /// @brief True when the latest completion's increase was withheld.
+  [[nodiscard]] constexpr bool increase_held() const noexcept { return cfg_.increase_held(s_); }
+  /// @brief The meter's last closed rate.
+  [[nodiscard]] constexpr bit_rate send_rate() const noexcept { return cfg_.send_rate(s_); }
+  /// @brief §3.3's static limit on outstanding data.
+  [[nodiscard]] constexpr bytes outstanding_limit() const noexcept {
+    return cfg_.outstanding_limit();
+  }
+  /// @brief The parameters in force.
+  [[nodiscard]] constexpr timely_params params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
+ private:
+  config cfg_;
+  flow_state s_;
+};
+
+// Per-flow state budget of the compact form: 32 B (rtt_diff and the HAI count in one word; the
+// rate, prev_rtt, two 32-bit wrapping clocks, the meter's bytes, and its rate with the flags and
+// the last action, 32 bits each).
+static_assert(sizeof(timely_compact::flow_state) <= 32,
+              "timely_compact: per-flow state within 32 B");
+static_assert(timely_compact::state_bytes == sizeof(timely_compact::flow_state));
 
 }  // namespace netcc
