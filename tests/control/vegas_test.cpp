@@ -149,7 +149,8 @@ struct event {
 // ACK streams: cumulative ACKs mostly advancing, duplicates, reordered (older) ACKs, snd_nxt
 // running ahead or pulled back, sequence numbers starting anywhere (wrapping past 2^64); RTTs from
 // gen_rtt; losses and timeouts mixed in as asked.
-std::vector<event> gen_stream(bool losses, int max_len = 300) {
+// With `realistic`, RTT samples stay within the compact state's 32-bit range (up to 4 s).
+std::vector<event> gen_stream(bool losses, int max_len = 300, bool realistic = false) {
   const auto n = *rc::gen::inRange(1, max_len);
   const auto base = *rc::gen::inRange<std::int64_t>(1, 10'000'000);
   std::vector<event> v;
@@ -172,6 +173,7 @@ std::vector<event> gen_stream(bool losses, int max_len = 300) {
     e.seq = step == 9 ? una - 4380 : una;  // an older, reordered ACK
     e.nxt = nxt;
     e.rtt = gen_rtt(base);
+    if (realistic && e.rtt > 4'000'000'000) e.rtt = e.rtt % 4'000'000'000;
     v.push_back(e);
   }
   return v;
@@ -861,4 +863,189 @@ RC_GTEST_PROP(VegasProperties, DoubleAndQ32AgreeOnTheSameEvents, ()) {
     RC_ASSERT(std::abs(d.window() - q.window().to_double()) <= tol());
     RC_ASSERT(std::abs(d.ssthresh() - q.ssthresh().to_double()) <= tol());
   }
+}
+
+// ---------------------------------------------------------------- config, flow_state, compact
+
+TEST(Vegas, ConfigRunsAnArrayOfFlowStates) {
+  const netcc::vegas_compact::config cfg{{.init_cwnd = netcc::bytes{8 * 1460}}};
+  std::vector<netcc::vegas_compact::flow_state> flows(4, cfg.initial_state());
+  EXPECT_EQ(sizeof(flows[0]), 32u);
+  // Flow 2 runs the rounds of FixedPointFollowsTheSameExamples; the others stay initial.
+  cfg.on_ack(flows[2], ack(1460, 8 * 1460, 87'500));
+  cfg.on_ack(flows[2], ack(8 * 1460, 20'000, 87'500));  // doubles to 16 packets
+  cfg.on_ack(flows[2], ack(20'000, 30'000, 100'000));   // diff 2 > gamma: 14 packets
+  EXPECT_EQ(cfg.cwnd(flows[2]), netcc::bytes{14 * 1460});
+  EXPECT_EQ(cfg.last_branch(flows[2]), netcc::vegas_branch::ss_exit);
+  EXPECT_EQ(cfg.rounds(flows[2]), 2u);
+  EXPECT_EQ(cfg.base_rtt(flows[2]), duration{87'500});
+  for (const std::size_t i : {0u, 1u, 3u}) {
+    EXPECT_EQ(cfg.cwnd(flows[i]), netcc::bytes{8 * 1460});
+    EXPECT_EQ(cfg.base_rtt(flows[i]), duration::max());
+    EXPECT_TRUE(cfg.in_slow_start(flows[i]));
+  }
+}
+
+TEST(Vegas, CompactStateNarrowsAsDocumented) {
+  static_assert(netcc::vegas_compact::state_bytes == 32);
+  static_assert(netcc::vegas_fixed::state_bytes == 56);
+  netcc::vegas_compact c;
+  vegas_q32 q;
+  // 29200 * 100/125 = 23360 - (q32's rounding of 0.8): the compact window keeps whole bytes.
+  driver dc, dq;
+  dc.begin(c, 100'000, 14'600);
+  dq.begin(q, 100'000, 14'600);
+  dc.round(c, {100'000});
+  dq.round(q, {100'000});
+  dc.round(c, {125'000});
+  dq.round(q, {125'000});
+  EXPECT_EQ(c.cwnd(), q.cwnd());
+  EXPECT_EQ(c.window().to_double(), std::floor(q.window().to_double()));
+  // A loss of 3/4 of an odd window, then a timeout: ssthresh rounds up to a whole byte.
+  c.on_loss(ack(300'000, 400'000, 0));
+  q.on_loss(ack(300'000, 400'000, 0));
+  EXPECT_LT(q.window().to_double() - c.window().to_double(), 4.0);
+  const double before = c.window().to_double();
+  c.on_timeout();
+  q.on_timeout();
+  EXPECT_EQ(c.window(), q.window());  // the two-packet floor
+  EXPECT_EQ(c.ssthresh().to_double(), std::ceil(before / 2));
+  EXPECT_LT(std::abs(c.ssthresh().to_double() - q.ssthresh().to_double()), 2.0);
+  // An RTT beyond 2^32 - 2 ns is kept as that; 32-bit marks compare across 2^32.
+  netcc::vegas_compact far;
+  far.on_ack(ack(0xFFFF'FF00u, 0x1'0000'0100u, 5'000'000'000));
+  EXPECT_EQ(far.base_rtt(), duration{netcc::vegas_compact_max_rtt_ns});
+  far.on_ack(ack(0x1'0000'0000u, 0x1'0000'0200u, 100'000));
+  EXPECT_EQ(far.rounds(), 0u);  // 2^32 is below the mark 2^32 + 256
+  far.on_ack(ack(0x1'0000'0100u, 0x1'0000'0300u, 100'000));
+  EXPECT_EQ(far.rounds(), 1u);
+  EXPECT_EQ(far.base_rtt(), duration{100'000});
+}
+
+namespace {
+
+// Every accessor of a controller and of its config applied to an external state, equal.
+template <class C>
+void same_as_object(const C& obj, const typename C::config& cfg, const typename C::flow_state& st) {
+  RC_ASSERT(cfg.window(st) == obj.window());
+  RC_ASSERT(cfg.cwnd(st) == obj.cwnd());
+  RC_ASSERT(cfg.ssthresh(st) == obj.ssthresh());
+  RC_ASSERT(cfg.base_rtt(st) == obj.base_rtt());
+  RC_ASSERT(cfg.round_min_rtt(st) == obj.round_min_rtt());
+  RC_ASSERT(cfg.in_slow_start(st) == obj.in_slow_start());
+  RC_ASSERT(cfg.doubling_round(st) == obj.doubling_round());
+  RC_ASSERT(cfg.rounds(st) == obj.rounds());
+  RC_ASSERT(cfg.last_branch(st) == obj.last_branch());
+  RC_ASSERT(cfg.reductions(st) == obj.reductions());
+  RC_ASSERT(cfg.after_decrease(st) == obj.after_decrease());
+}
+
+template <class C>
+void config_equals_object(const netcc::vegas_params& p, const std::vector<event>& stream) {
+  C obj{p};
+  const typename C::config cfg{p};
+  typename C::flow_state st = cfg.initial_state();
+  same_as_object(obj, cfg, st);
+  for (const auto& e : stream) {
+    apply(obj, e);
+    switch (e.k) {
+      case kind::ack:
+        cfg.on_ack(st, ack(e.seq, e.nxt, e.rtt, e.acked));
+        break;
+      case kind::loss:
+        cfg.on_loss(st, ack(e.seq, e.nxt, e.rtt, e.acked));
+        break;
+      case kind::loss_again:
+        cfg.on_loss(st, ack(e.seq, e.nxt, e.rtt, e.acked), true);
+        break;
+      case kind::timeout:
+        cfg.on_timeout(st, netcc::timestamp{0});
+        break;
+    }
+    same_as_object(obj, cfg, st);
+  }
+}
+
+}  // namespace
+
+RC_GTEST_PROP(VegasProperties, ConfigWithExternalFlowStateEqualsTheObject, ()) {
+  const auto p = gen_any_params();
+  const auto stream = gen_stream(true);
+  config_equals_object<netcc::vegas>(p, stream);
+  config_equals_object<vegas_q32>(p, stream);
+  config_equals_object<netcc::vegas_compact>(p, stream);
+}
+
+RC_GTEST_PROP(VegasProperties, CompactAgreesWithQ32WithinItsRanges, ()) {
+  using q32 = vegas_q32::value_type;
+  const auto p = gen_params();
+  vegas_q32 q{p};
+  netcc::vegas_compact c{p};
+  const auto& in = q.params();
+  const q32 mq = netcc::number_traits<q32>::from_int(in.mss.count());
+  const double m = static_cast<double>(in.mss.count());
+  const q32 three = netcc::num<q32>(3);
+  round_model model;
+  const auto decision = [&](bool ss, q32 diff) {
+    if (ss) return diff > netcc::num<q32>(in.gamma) ? 3 : 4;
+    return diff < netcc::num<q32>(in.alpha) ? 1 : (diff > netcc::num<q32>(in.beta) ? 2 : 0);
+  };
+  std::size_t compared = 0;
+  const auto stream = gen_stream(true, 300, true);
+  for (const auto& e : stream) {
+    // Where the two windows (the compact one whole bytes) put a comparison on different sides
+    // of a threshold, the two may decide differently: the comparison stops there, and it must
+    // be a tie within the stated bound (diff moves by less than 4 / MSS packets).
+    const q32 wq = q.window();
+    const q32 wc = c.window();
+    const bool ss = q.in_slow_start();
+    if (e.k == kind::ack) {
+      const auto o = model.on_ack(ack(e.seq, e.nxt, e.rtt, e.acked));
+      if (o.ends && o.had_sample) {
+        const q32 dq = netcc::vegas_diff(wq / mq, o.base, o.min);
+        const q32 dc = netcc::vegas_diff(wc / mq, o.base, o.min);
+        if (decision(ss, dq) != decision(ss, dc)) {
+          RC_ASSERT(std::abs(dq.to_double() - dc.to_double()) <= 4 / m + 1e-6);
+          break;
+        }
+        if (in.cwnd_limited_growth) {
+          const sequence out = netcc::seq_geq(e.nxt, e.seq) ? e.nxt - e.seq : 0;
+          const auto f = static_cast<std::int64_t>(std::min<sequence>(
+              out + static_cast<sequence>(std::max<std::int64_t>(e.acked, 0)), 0x7FFF'FFFF));
+          const q32 fq = netcc::number_traits<q32>::from_int(f);
+          if (ss ? ((fq + fq < wq) != (fq + fq < wc)) : ((fq + mq < wq) != (fq + mq < wc))) break;
+        }
+        if (ss && ((wq + wq < q.ssthresh()) != (wc + wc < c.ssthresh()))) {
+          RC_ASSERT(std::abs((wq + wq - q.ssthresh()).to_double()) < 4);
+          break;
+        }
+      }
+    } else if (e.k != kind::timeout && ((wq > mq * three) != (wc > mq * three))) {
+      RC_ASSERT(std::abs((wq - mq * three).to_double()) < 4);
+      break;
+    }
+    apply(q, e);
+    apply(c, e);
+    if (e.k == kind::timeout) {
+      model.on_timeout();
+    } else if (e.k != kind::ack && c.last_branch() == netcc::vegas_branch::loss_cut) {
+      model.on_loss(e.nxt);
+    }
+    ++compared;
+    // The same rule, counters, flags and RTTs; windows within the stated bounds.
+    RC_ASSERT(c.last_branch() == q.last_branch());
+    RC_ASSERT(c.rounds() == q.rounds());
+    RC_ASSERT(c.reductions() == q.reductions());
+    RC_ASSERT(c.in_slow_start() == q.in_slow_start());
+    RC_ASSERT(c.doubling_round() == q.doubling_round());
+    RC_ASSERT(c.after_decrease() == q.after_decrease());
+    RC_ASSERT(c.base_rtt() == q.base_rtt());
+    RC_ASSERT(c.round_min_rtt() == q.round_min_rtt());
+    const double dw = q.window().to_double() - c.window().to_double();
+    RC_ASSERT(dw < 4.0 && dw > -2.0);
+    RC_ASSERT(std::abs(q.ssthresh().to_double() - c.ssthresh().to_double()) < 2.0);
+    const auto dcw = q.cwnd().count() - c.cwnd().count();
+    RC_ASSERT(dcw <= 4 && dcw >= -2);
+  }
+  RC_CLASSIFY(compared == stream.size(), "whole trace");
 }

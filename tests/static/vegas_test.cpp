@@ -2,7 +2,8 @@
 // static_assert-only: TCP Vegas (netcc/control/vegas.hpp) runs at compile time (no allocation, no
 // clock, no exceptions) with both arithmetic policies; hand-computed rounds of
 // tests/control/vegas_test.cpp evaluated by the compiler (the seed's Algorithm 3 lines 8-25); the
-// per-flow state budget; the feedback concepts it needs.
+// per-flow state budget (full and compact); config with an external flow_state; the feedback
+// concepts it needs.
 #include <netcc/control/vegas.hpp>
 
 namespace {
@@ -32,6 +33,7 @@ constexpr double six_rounds() {
 }
 static_assert(six_rounds<netcc::vegas>() == 15 * 1460.0);
 static_assert(six_rounds<netcc::vegas_fixed>() == 15 * 1460.0);
+static_assert(six_rounds<netcc::vegas_compact>() == 15 * 1460.0);  // whole bytes throughout
 
 // §III-A and the timeout: 3/4 on a loss, none for data sent before it; a timeout halves into
 // ssthresh and restarts from the two-packet floor.
@@ -47,15 +49,32 @@ constexpr bool loss_then_timeout() {
 }
 static_assert(loss_then_timeout<netcc::vegas>());
 static_assert(loss_then_timeout<netcc::vegas_fixed>());
+static_assert(loss_then_timeout<netcc::vegas_compact>());
 
 // Diff = (Expected - Actual) * BaseRTT = W (1 - BaseRTT / minRTT).
 static_assert(netcc::vegas_diff(12.0, duration{75'000}, duration{100'000}) == 3.0);
 static_assert(netcc::vegas_diff(12.0, duration{100'000}, duration{100'000}) == 0.0);
 static_assert(netcc::vegas_diff(12.0, duration{1}, duration{0}) == 0.0);
 
-// Per-flow state within 56 B (the budget stated in the header; 64 B asked), both policies.
+// Per-flow state: 56 B in full width (both policies), 32 B in the compact form (the budget of
+// RTT controllers in fixed point).
 static_assert(netcc::vegas::state_bytes <= 56);
 static_assert(netcc::vegas_fixed::state_bytes <= 56);
+static_assert(netcc::vegas_compact::state_bytes == 32);
+static_assert(sizeof(netcc::vegas_compact::flow_state) == 32);
+
+// config with a flow_state evaluates as the object does, at compile time too.
+constexpr bool config_matches_object() {
+  const netcc::vegas_compact::config cfg{{.init_cwnd = netcc::bytes{8 * 1460}}};
+  auto st = cfg.initial_state();
+  netcc::vegas_compact cc{{.init_cwnd = netcc::bytes{8 * 1460}}};
+  cfg.on_ack(st, ack(1460, 11'680, 87'500));
+  cfg.on_ack(st, ack(11'680, 20'000, 87'500));
+  cc.on_ack(ack(1460, 11'680, 87'500));
+  cc.on_ack(ack(11'680, 20'000, 87'500));
+  return cfg.cwnd(st) == cc.cwnd() && cfg.cwnd(st) == netcc::bytes{16 * 1460};
+}
+static_assert(config_matches_object());
 
 // Vegas reads ACKs with an RTT: netcc::ack_event and netcc::rtt_event have both; a CNP has
 // neither.

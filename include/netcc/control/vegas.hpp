@@ -88,6 +88,10 @@
 /// - Vegas is window-based: there is no pacing_rate() (the testbench then sends unpaced).
 /// - Invalid parameters fall back to their defaults (the controller never fails); call
 ///   netcc::validate() to see them.
+/// - Configuration and per-flow state: netcc::basic_vegas::config (parameters and derived
+///   numbers, shared by a class of flows) runs the event logic on a netcc::basic_vegas::flow_state
+///   (56 B in full width). netcc::vegas_compact keeps that state in 32 B (whole-byte windows,
+///   32-bit RTTs and sequence marks; its comment states the ranges and the bound against q32).
 /// - Fixed point: every step is computed in the arithmetic policy (netcc::arith::q32 or double);
 ///   the two agree to the rounding of the policies, and take the same decisions unless a diff is
 ///   within that rounding of alpha, beta or gamma (tested on the same event sequences).
@@ -105,6 +109,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
@@ -214,6 +219,124 @@ enum class vegas_branch : std::uint8_t {
   timeout,       ///< retransmission timeout: slow start from min_cwnd
 };
 
+/// @brief Storage of basic_vegas's per-flow state: the policy's numbers, 64-bit durations and
+/// sequence marks (the default, exact).
+/// @code
+/// netcc::basic_vegas<netcc::arith::q32, netcc::vegas_state_full> cc;   // = netcc::vegas_fixed
+/// @endcode
+struct vegas_state_full {};
+/// @brief Storage of basic_vegas's per-flow state in 32 B (q32 only; see netcc::vegas_compact
+/// for the ranges): whole-byte windows, 32-bit RTTs and 32-bit wrapping sequence marks.
+/// @code
+/// netcc::basic_vegas<netcc::arith::q32, netcc::vegas_state_compact> cc;  // = vegas_compact
+/// @endcode
+struct vegas_state_compact {};
+
+/// @brief Largest RTT the compact state keeps exactly, in ns (2^32 - 2, about 4.29 s); longer
+/// samples are kept as this value.
+inline constexpr std::int64_t vegas_compact_max_rtt_ns = 0xFFFF'FFFE;
+
+namespace detail {
+
+enum : std::uint8_t {
+  vegas_armed = 1,        // round_end holds the snd_nxt of the current round's start
+  vegas_sampled = 2,      // round_min holds a sample of the current round
+  vegas_slow_start = 4,   // Alg. 3 Flag_slowstart
+  vegas_grow = 8,         // Alg. 3 Flag_skip == 0: this slow-start round ends with a doubling
+  vegas_lost = 16,        // a loss or timeout decrease happened: loss_mark is meaningful
+  vegas_loss_rearm = 32,  // a timeout happened: the next event's snd_nxt sets loss_mark
+};
+
+// The per-flow state of basic_vegas in full width: the policy's numbers, 64-bit durations and
+// 64-bit sequence marks. Also the working form the event logic runs on for the compact state.
+template <class T>
+struct vegas_full_state {
+  T cwnd{};                              // W, bytes
+  T ssthresh{};                          // slow-start threshold, bytes
+  duration base_rtt = duration::max();   // BaseRTT
+  duration round_min = duration::max();  // minRTT of the current round
+  per_rtt_marker round_end{};            // snd_nxt when the current round began
+  per_rtt_marker loss_mark{};            // snd_nxt at the last decrease (§III-A)
+  std::uint32_t rounds = 0;
+  std::uint16_t reductions = 0;
+  std::uint8_t flags = 0;
+  vegas_branch branch = vegas_branch::none;  // the rule the latest event ran
+};
+
+// The 32-B per-flow state of netcc::vegas_compact (see its comment for the ranges).
+struct vegas_compact_state {
+  std::uint32_t cwnd = 0;                    // W in whole bytes, rounded down
+  std::uint32_t ssthresh = 0;                // ssthresh in whole bytes, rounded up
+  std::uint32_t base_rtt = 0xFFFF'FFFF;      // BaseRTT in ns; 2^32 - 1: no sample yet
+  std::uint32_t round_min = 0xFFFF'FFFF;     // the round's minRTT in ns; 2^32 - 1: none
+  std::uint32_t round_end = 0;               // snd_nxt at the round's start, modulo 2^32
+  std::uint32_t loss_mark = 0;               // snd_nxt at the last decrease, modulo 2^32
+  std::uint32_t rounds = 0;                  // rounds ended, modulo 2^32
+  std::uint16_t reductions = 0;              // decreases, modulo 2^16
+  std::uint8_t flags = 0;                    // the six flags above
+  vegas_branch branch = vegas_branch::none;  // the rule the latest event ran
+
+  using work = vegas_full_state<arith::q32::value_type>;
+
+  static constexpr duration load_rtt(std::uint32_t v) noexcept {
+    return v == 0xFFFF'FFFFu ? duration::max() : duration{std::int64_t{v}};
+  }
+  static constexpr std::uint32_t store_rtt(duration d) noexcept {
+    if (d == duration::max()) return 0xFFFF'FFFFu;
+    const std::int64_t n = d.count();
+    return static_cast<std::uint32_t>(n < vegas_compact_max_rtt_ns ? n : vegas_compact_max_rtt_ns);
+  }
+  // A 32-bit mark as the 64-bit sequence within 2^31 of `near` with the same low 32 bits: a
+  // comparison with `near` then reads as TCP's 32-bit sequence comparison.
+  static constexpr sequence load_mark(std::uint32_t m, sequence near) noexcept {
+    const auto d = static_cast<std::int32_t>(m - static_cast<std::uint32_t>(near));
+    return near + static_cast<sequence>(static_cast<std::int64_t>(d));
+  }
+  // The working form, with the marks placed near sequence `near` (the event's ACK).
+  [[nodiscard]] constexpr work load(sequence near) const noexcept {
+    using T = arith::q32::value_type;
+    work w;
+    w.cwnd = T::from_raw(static_cast<std::int64_t>(cwnd) << 32);
+    w.ssthresh = T::from_raw(static_cast<std::int64_t>(ssthresh) << 32);
+    w.base_rtt = load_rtt(base_rtt);
+    w.round_min = load_rtt(round_min);
+    w.round_end.arm(load_mark(round_end, near));
+    w.loss_mark.arm(load_mark(loss_mark, near));
+    w.rounds = rounds;
+    w.reductions = reductions;
+    w.flags = flags;
+    w.branch = branch;
+    return w;
+  }
+  // Windows in [0, 2^31) B: cwnd rounded down (cwnd() is unchanged), ssthresh rounded up (a
+  // whole-byte window compares with it as with the exact threshold).
+  constexpr void store(const work& w) noexcept {
+    const std::int64_t c = w.cwnd.raw() > 0 ? w.cwnd.raw() : 0;
+    const std::int64_t s = w.ssthresh.raw() > 0 ? w.ssthresh.raw() : 0;
+    cwnd = static_cast<std::uint32_t>(c >> 32);
+    ssthresh = static_cast<std::uint32_t>((s + 0xFFFF'FFFF) >> 32);
+    base_rtt = store_rtt(w.base_rtt);
+    round_min = store_rtt(w.round_min);
+    round_end = static_cast<std::uint32_t>(w.round_end.mark());
+    loss_mark = static_cast<std::uint32_t>(w.loss_mark.mark());
+    rounds = w.rounds;
+    reductions = w.reductions;
+    flags = w.flags;
+    branch = w.branch;
+  }
+};
+
+template <class T, class S>
+struct vegas_storage {
+  using type = vegas_full_state<T>;
+};
+template <>
+struct vegas_storage<arith::q32::value_type, vegas_state_compact> {
+  using type = vegas_compact_state;
+};
+
+}  // namespace detail
+
 /// @brief TCP Vegas's sender (the paper §III; the seed's Algorithm 3) over arithmetic policy
 /// `Policy`.
 ///
@@ -221,7 +344,18 @@ enum class vegas_branch : std::uint8_t {
 /// at the end of a round (at most once per RTT); in congestion avoidance by exactly one MSS (less
 /// at the bounds) according to diff against alpha and beta. No allocation, no virtual functions,
 /// no clock reads (the RTT comes with the ACK).
+///
+/// Configuration and per-flow state. The controller is a netcc::basic_vegas::config (the
+/// parameters and the numbers derived from them, shared by every flow of a class) and a
+/// netcc::basic_vegas::flow_state (what changes per flow); the event logic is written once, as
+/// members of config taking the state (`cfg.on_ack(st, e)`), and the controller forwards to it.
+/// A caller holding many flows keeps one config per path class and an array of flow_state.
+/// With `Storage` = netcc::vegas_state_full (the default) flow_state keeps the policy's numbers,
+/// 64-bit durations and 64-bit sequence marks (56 B); with netcc::vegas_state_compact (q32 only,
+/// netcc::vegas_compact) it keeps 32 B, and each event runs on the full form unpacked in
+/// registers.
 /// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
+/// @tparam Storage netcc::vegas_state_full or (with q32) netcc::vegas_state_compact
 /// @code
 /// using namespace netcc::literals;
 /// netcc::basic_vegas<netcc::arith::q32> cc;   // 10-segment initial window
@@ -231,31 +365,331 @@ enum class vegas_branch : std::uint8_t {
 /// cc.on_ack(netcc::rtt_event{.rtt = 125_us, .ack_seq = 29'200, .snd_nxt = 43'800});
 /// // round 2: diff = 20 (1 - 100/125) = 4 > gamma: slow start ends at 20 * 100/125 = 16 packets
 /// @endcode
-template <ArithmeticPolicy Policy = arith::ieee_double>
-class basic_vegas {
+template <ArithmeticPolicy Policy = arith::ieee_double, class Storage = vegas_state_full>
+requires std::is_same_v<Storage, vegas_state_full> ||
+    (std::is_same_v<Storage, vegas_state_compact>&&
+         std::is_same_v<typename Policy::value_type, arith::q32::value_type>)class basic_vegas {
  public:
   /// @brief The number type of the window and of diff.
   using value_type = typename Policy::value_type;
-
-  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
   /// @brief The parameter struct.
   using params_type = vegas_params;
   /// @brief Events consumed (netcc::controller_traits): ACKs, losses and timeouts.
   static constexpr event_set events = cc_event::ack | cc_event::loss | cc_event::timeout;
 
+  /// @brief Whether flow_state is the 32-B compact form (netcc::vegas_state_compact).
+  static constexpr bool compact = std::is_same_v<Storage, vegas_state_compact>;
+  /// @brief One flow's state (trivially copyable): window, ssthresh, BaseRTT, the round's
+  /// minRTT, the round's and the last decrease's snd_nxt, the round and decrease counts, the
+  /// flags and the latest branch. Read it through config.
+  using flow_state = typename detail::vegas_storage<value_type, Storage>::type;
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the parameters (invalid fields fallen back) and the
+  /// numbers derived from them, with the event logic as members taking one flow's state.
+  /// @code
+  /// const netcc::vegas_compact::config cfg{{.init_cwnd = netcc::bytes{20 * 1460}}};
+  /// std::vector<netcc::vegas_compact::flow_state> flows(1000, cfg.initial_state());  // 32 kB
+  /// cfg.on_ack(flows[7], netcc::ack_event{.ack_seq = 1460, .snd_nxt = 29'200,
+  ///                                       .rtt = netcc::duration{100'000}});
+  /// netcc::bytes w = cfg.cwnd(flows[7]);  // 29200 B: the first round has not ended
+  /// @endcode
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields fall back to defaults).
+    constexpr explicit config(const vegas_params& p = {}) noexcept : params_(sanitise(p)) {
+      mss_ = from_bytes(params_.mss.count());
+      min_cwnd_ = from_bytes(params_.min_cwnd.count());
+      max_cwnd_ = from_bytes(params_.max_cwnd.count());
+      alpha_ = num<value_type>(params_.alpha);
+      beta_ = num<value_type>(params_.beta);
+      gamma_ = num<value_type>(params_.gamma);
+    }
+
+    /// @brief A new flow's state: the initial window, ssthresh = max_cwnd, slow start with a
+    /// doubling first round (Alg. 3 line 1).
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      init(st);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept {
+      work s{};
+      s.cwnd = clamp_window(from_bytes(params_.init_cwnd.count()));
+      s.ssthresh = max_cwnd_;
+      s.flags = detail::vegas_slow_start | detail::vegas_grow;  // Flag_slowstart 1, Flag_skip 0
+      if constexpr (compact) {
+        st.store(s);
+      } else {
+        st = s;
+      }
+    }
+
+    /// @brief basic_vegas::on_ack for the flow of state `st`.
+    template <class E>
+    requires AckFeedback<E> && RttFeedback<E>
+    constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const sequence ack = ft::ack_seq(e);
+      if constexpr (compact) {
+        // The common ACK, within an armed round with no timeout mark pending, moves only the
+        // RTT samples: handle_ack's sampling lines on the stored 32-bit fields (a sample past
+        // 2^32 - 2 ns is kept as that either way), without unpacking the rest.
+        const duration rtt = ft::rtt(e);
+        if ((st.flags & (armed | loss_rearm)) == armed &&
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(ack) - st.round_end) < 0) {
+          if (rtt > duration::zero()) {
+            const std::uint32_t r = flow_state::store_rtt(rtt);
+            if (r < st.base_rtt) st.base_rtt = r;
+            if (!(st.flags & sampled) || r < st.round_min) st.round_min = r;
+            st.flags |= sampled;
+          }
+          st.branch = vegas_branch::in_round;
+          return;
+        }
+        work s = st.load(ack);
+        handle_ack(s, ack, ft::snd_nxt(e), rtt, ft::acked_bytes(e));
+        st.store(s);
+      } else {
+        handle_ack(st, ack, ft::snd_nxt(e), ft::rtt(e), ft::acked_bytes(e));
+      }
+    }
+
+    /// @brief basic_vegas::on_loss for the flow of state `st`.
+    template <class E>
+    requires AckFeedback<E>
+    constexpr void on_loss(flow_state& st, const E& e,
+                           bool retransmitted_before = false) const noexcept {
+      using ft = feedback_traits<E>;
+      const sequence ack = ft::ack_seq(e);
+      if constexpr (compact) {
+        work s = st.load(ack);
+        handle_loss(s, ack, ft::snd_nxt(e), retransmitted_before);
+        st.store(s);
+      } else {
+        handle_loss(st, ack, ft::snd_nxt(e), retransmitted_before);
+      }
+    }
+
+    /// @brief basic_vegas::on_timeout for the flow of state `st`.
+    constexpr void on_timeout(flow_state& st, timestamp /*now*/ = {}) const noexcept {
+      if constexpr (compact) {
+        work s = st.load(sequence{st.round_end});
+        handle_timeout(s);
+        st.store(s);
+      } else {
+        handle_timeout(st);
+      }
+    }
+
+    /// @brief basic_vegas::cwnd of state `st`.
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return bytes{static_cast<std::int64_t>(to_double(window(st)))};
+    }
+    /// @brief basic_vegas::window of state `st`.
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      if constexpr (compact) {
+        return from_bytes(st.cwnd);
+      } else {
+        return st.cwnd;
+      }
+    }
+    /// @brief basic_vegas::ssthresh of state `st`.
+    [[nodiscard]] constexpr value_type ssthresh(const flow_state& st) const noexcept {
+      if constexpr (compact) {
+        return from_bytes(st.ssthresh);
+      } else {
+        return st.ssthresh;
+      }
+    }
+    /// @brief basic_vegas::base_rtt of state `st`.
+    [[nodiscard]] constexpr duration base_rtt(const flow_state& st) const noexcept {
+      if constexpr (compact) {
+        return flow_state::load_rtt(st.base_rtt);
+      } else {
+        return st.base_rtt;
+      }
+    }
+    /// @brief basic_vegas::round_min_rtt of state `st`.
+    [[nodiscard]] constexpr duration round_min_rtt(const flow_state& st) const noexcept {
+      if constexpr (compact) {
+        return flow_state::load_rtt(st.round_min);
+      } else {
+        return st.round_min;
+      }
+    }
+    /// @brief basic_vegas::in_slow_start of state `st`.
+    [[nodiscard]] constexpr bool in_slow_start(const flow_state& st) const noexcept {
+      return (st.flags & detail::vegas_slow_start) != 0;
+    }
+    /// @brief basic_vegas::doubling_round of state `st`.
+    [[nodiscard]] constexpr bool doubling_round(const flow_state& st) const noexcept {
+      return (st.flags & detail::vegas_grow) != 0;
+    }
+    /// @brief basic_vegas::rounds of state `st`.
+    [[nodiscard]] constexpr std::uint32_t rounds(const flow_state& st) const noexcept {
+      return st.rounds;
+    }
+    /// @brief basic_vegas::last_branch of state `st`.
+    [[nodiscard]] constexpr vegas_branch last_branch(const flow_state& st) const noexcept {
+      return st.branch;
+    }
+    /// @brief basic_vegas::reductions of state `st`.
+    [[nodiscard]] constexpr std::uint16_t reductions(const flow_state& st) const noexcept {
+      return st.reductions;
+    }
+    /// @brief basic_vegas::after_decrease of state `st`.
+    [[nodiscard]] constexpr bool after_decrease(const flow_state& st) const noexcept {
+      return (st.flags & detail::vegas_lost) != 0;
+    }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const vegas_params& params() const noexcept { return params_; }
+
+   private:
+    using work = detail::vegas_full_state<value_type>;
+    static constexpr std::uint8_t armed = detail::vegas_armed;
+    static constexpr std::uint8_t sampled = detail::vegas_sampled;
+    static constexpr std::uint8_t slow_start = detail::vegas_slow_start;
+    static constexpr std::uint8_t grow = detail::vegas_grow;
+    static constexpr std::uint8_t lost = detail::vegas_lost;
+    static constexpr std::uint8_t loss_rearm = detail::vegas_loss_rearm;
+
+    constexpr void handle_ack(work& s, sequence ack, sequence nxt, duration rtt,
+                              bytes acked) const noexcept {
+      if (!(s.flags & armed)) {  // the first ACK (of the flow, or after a timeout) begins a round
+        s.round_end.arm(nxt);
+        s.flags |= armed;
+      }
+      if (s.flags & loss_rearm) {  // the §III-A mark of a timeout: snd_nxt of the ACK after it
+        s.loss_mark.arm(nxt);
+        s.flags &= static_cast<std::uint8_t>(~loss_rearm);
+      }
+      if (rtt > duration::zero()) {
+        if (rtt < s.base_rtt) s.base_rtt = rtt;  // BaseRTT: the minimum of all samples
+        if (!(s.flags & sampled) || rtt < s.round_min) s.round_min = rtt;  // the round's minRTT
+        s.flags |= sampled;
+      }
+      s.branch = vegas_branch::in_round;
+      if (s.round_end.reached(ack)) {  // every byte sent before the round began is acknowledged
+        end_round(s, window_limited_by(s, ack, nxt, acked));
+        s.round_end.arm(nxt);
+      }
+    }
+
+    constexpr void handle_loss(work& s, sequence ack, sequence nxt,
+                               bool retransmitted_before) const noexcept {
+      if (s.flags & loss_rearm) {
+        s.loss_mark.arm(nxt);
+        s.flags &= static_cast<std::uint8_t>(~loss_rearm);
+      }
+      // §III-A: a loss of data sent before the last decrease says nothing of the current window.
+      s.branch = vegas_branch::loss_ignored;
+      if ((s.flags & lost) && !s.loss_mark.reached(ack)) return;
+      s.branch = vegas_branch::loss_cut;
+      value_type w;
+      if (!(s.cwnd > mss_ * num<value_type>(3))) {
+        w = mss_ + mss_;
+      } else if (retransmitted_before) {
+        w = s.cwnd * num<value_type>(0.5);
+      } else {
+        w = s.cwnd - s.cwnd * num<value_type>(0.25);
+      }
+      if (s.cwnd < w) w = s.cwnd;
+      s.cwnd = clamp_window(w);
+      s.loss_mark.arm(nxt);
+      s.round_end.arm(nxt);
+      s.round_min = duration::max();
+      s.flags = static_cast<std::uint8_t>((s.flags | lost | armed) & ~(slow_start | sampled));
+      ++s.reductions;
+    }
+
+    constexpr void handle_timeout(work& s) const noexcept {
+      s.branch = vegas_branch::timeout;
+      if (!(s.flags & loss_rearm))
+        s.ssthresh = clamp_window(max_v(s.cwnd * num<value_type>(0.5), mss_ + mss_));
+      s.cwnd = min_cwnd_;
+      s.round_min = duration::max();
+      s.flags = static_cast<std::uint8_t>(slow_start | grow | lost | loss_rearm);
+      ++s.reductions;
+    }
+
+    static constexpr value_type max_v(value_type a, value_type b) noexcept { return a < b ? b : a; }
+    [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
+      return clamp_num(w, min_cwnd_, max_cwnd_);
+    }
+
+    // Data in flight when an ACK arrived, SND.NXT - ACK + acked, in bytes (saturating at the
+    // window range), and whether it shows the window limiting the sender (always true when the
+    // option is off): at least half the window in slow start, at least the window less one MSS
+    // after it.
+    [[nodiscard]] constexpr bool window_limited_by(const work& s, sequence ack, sequence nxt,
+                                                   bytes acked) const noexcept {
+      if (!params_.cwnd_limited_growth) return true;
+      constexpr auto cap = static_cast<std::uint64_t>(window_cap);
+      const std::uint64_t out = seq_geq(nxt, ack) ? nxt - ack : 0;
+      const std::uint64_t a = acked.count() > 0 ? static_cast<std::uint64_t>(acked.count()) : 0;
+      const std::uint64_t flight = out < cap && a < cap - out ? out + a : cap;
+      const value_type f = from_bytes(static_cast<std::int64_t>(flight));
+      return (s.flags & slow_start) ? !(f + f < s.cwnd) : !(f + mss_ < s.cwnd);
+    }
+
+    // The once-per-RTT decision at the last ACK of a round (Alg. 3 lines 8-25); growth only if
+    // `may_grow` (see window_limited_by).
+    constexpr void end_round(work& s, bool may_grow) const noexcept {
+      ++s.rounds;
+      s.branch = vegas_branch::no_sample;
+      if (!(s.flags & sampled)) return;  // no sample, no comparison
+      const duration min_rtt = s.round_min;
+      s.round_min = duration::max();
+      s.flags &= static_cast<std::uint8_t>(~sampled);
+      // Line 8: diff = BaseRTT (W / BaseRTT - W / minRTT), W in packets.
+      const value_type diff = vegas_diff(s.cwnd / mss_, s.base_rtt, min_rtt);
+      if (s.flags & slow_start) {
+        s.branch = vegas_branch::ss_hold;
+        if (diff > gamma_) {
+          s.branch = vegas_branch::ss_exit;
+          // Lines 10-12: W = W * BaseRTT / minRTT, leave slow start.
+          s.cwnd = clamp_window(s.cwnd * ratio<value_type>(s.base_rtt.count(), min_rtt.count()));
+          s.flags &= static_cast<std::uint8_t>(~(slow_start | grow));
+          return;
+        }
+        if ((s.flags & grow) && may_grow) {
+          s.branch = vegas_branch::ss_double;
+          // Line 15: W = 2 W; up to ssthresh, where slow start ends (RFC 5681 §3.1).
+          value_type w = s.cwnd + s.cwnd;
+          if (!(w < s.ssthresh)) {
+            w = s.ssthresh;
+            s.flags &= static_cast<std::uint8_t>(~slow_start);
+          }
+          s.cwnd = clamp_window(w);
+        }
+        s.flags ^= grow;  // line 17: Flag_skip = (1 + Flag_skip) mod 2
+        return;
+      }
+      s.branch = vegas_branch::avoid_hold;
+      if (diff < alpha_) {
+        s.branch = vegas_branch::avoid_up;
+        if (may_grow) s.cwnd = clamp_window(s.cwnd + mss_);  // line 21: W = W + I_max
+      } else if (diff > beta_) {
+        s.branch = vegas_branch::avoid_down;
+        s.cwnd = clamp_window(s.cwnd - mss_);  // line 23: W = W - I_max, not below the floor
+      }
+    }
+
+    vegas_params params_;
+    value_type mss_{};
+    value_type min_cwnd_{};
+    value_type max_cwnd_{};
+    value_type alpha_{};
+    value_type beta_{};
+    value_type gamma_{};
+  };
+
   /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
   /// defaults; netcc::make reports them instead).
-  constexpr explicit basic_vegas(const vegas_params& p = {}) noexcept : params_(sanitise(p)) {
-    mss_ = from_bytes(params_.mss.count());
-    min_cwnd_ = from_bytes(params_.min_cwnd.count());
-    max_cwnd_ = from_bytes(params_.max_cwnd.count());
-    alpha_ = num<value_type>(params_.alpha);
-    beta_ = num<value_type>(params_.beta);
-    gamma_ = num<value_type>(params_.gamma);
-    s_.cwnd = clamp_window(from_bytes(params_.init_cwnd.count()));
-    s_.ssthresh = max_cwnd_;
-    s_.flags = slow_start | grow;  // Alg. 3 line 1: Flag_slowstart = 1, Flag_skip = 0
-  }
+  constexpr explicit basic_vegas(const vegas_params& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
 
   /// @brief One ACK with an RTT sample: BaseRTT and the round's minRTT take the sample (the
   /// paper §III-B; Alg. 3 lines 2, 7); at the end of a round, the once-per-RTT decision (Alg. 3
@@ -263,30 +697,7 @@ class basic_vegas {
   /// @param e an event with cumulative ack_seq, snd_nxt and an RTT sample (<= 0: none)
   template <class E>
   requires AckFeedback<E> && RttFeedback<E>
-  constexpr void on_ack(const E& e) noexcept {
-    using ft = feedback_traits<E>;
-    const sequence ack = ft::ack_seq(e);
-    const sequence nxt = ft::snd_nxt(e);
-    const duration rtt = ft::rtt(e);
-    if (!(s_.flags & armed)) {  // the first ACK (of the flow, or after a timeout) begins a round
-      s_.round_end.arm(nxt);
-      s_.flags |= armed;
-    }
-    if (s_.flags & loss_rearm) {  // the §III-A mark of a timeout: snd_nxt of the ACK after it
-      s_.loss_mark.arm(nxt);
-      s_.flags &= static_cast<std::uint8_t>(~loss_rearm);
-    }
-    if (rtt > duration::zero()) {
-      if (rtt < s_.base_rtt) s_.base_rtt = rtt;  // BaseRTT: the minimum of all samples
-      if (!(s_.flags & sampled) || rtt < s_.round_min) s_.round_min = rtt;  // minRTT of the round
-      s_.flags |= sampled;
-    }
-    s_.branch = vegas_branch::in_round;
-    if (s_.round_end.reached(ack)) {  // every byte sent before the round began is acknowledged
-      end_round(window_limited_by(ack, nxt, ft::acked_bytes(e)));
-      s_.round_end.arm(nxt);
-    }
-  }
+  constexpr void on_ack(const E& e) noexcept { cfg_.on_ack(s_, e); }
 
   /// @brief A retransmission found by duplicate ACKs or by Vegas's fine-grained timeout check,
   /// on ACK `e` (the paper §III-A): the window is decreased only if the retransmitted segment
@@ -298,116 +709,60 @@ class basic_vegas {
   template <class E>
   requires AckFeedback<E>
   constexpr void on_loss(const E& e, bool retransmitted_before = false) noexcept {
-    using ft = feedback_traits<E>;
-    const sequence ack = ft::ack_seq(e);
-    const sequence nxt = ft::snd_nxt(e);
-    if (s_.flags & loss_rearm) {
-      s_.loss_mark.arm(nxt);
-      s_.flags &= static_cast<std::uint8_t>(~loss_rearm);
-    }
-    // §III-A: a loss of data sent before the last decrease says nothing of the current window.
-    s_.branch = vegas_branch::loss_ignored;
-    if ((s_.flags & lost) && !s_.loss_mark.reached(ack)) return;
-    s_.branch = vegas_branch::loss_cut;
-    value_type w;
-    if (!(s_.cwnd > mss_ * num<value_type>(3))) {
-      w = mss_ + mss_;
-    } else if (retransmitted_before) {
-      w = s_.cwnd * num<value_type>(0.5);
-    } else {
-      w = s_.cwnd - s_.cwnd * num<value_type>(0.25);
-    }
-    if (s_.cwnd < w) w = s_.cwnd;
-    s_.cwnd = clamp_window(w);
-    s_.loss_mark.arm(nxt);
-    s_.round_end.arm(nxt);
-    s_.round_min = duration::max();
-    s_.flags = static_cast<std::uint8_t>((s_.flags | lost | armed) & ~(slow_start | sampled));
-    ++s_.reductions;
+    cfg_.on_loss(s_, e, retransmitted_before);
   }
 
   /// @brief Retransmission timeout (Reno's, which Vegas keeps): ssthresh = max(cwnd / 2, 2 MSS)
   /// (RFC 5681 §3.1; held if no ACK arrived since the previous timeout), cwnd = the floor (two
   /// packets), the modified slow start begins again with a fresh round (Alg. 3 line 1's flags).
   /// The time is not needed.
-  constexpr void on_timeout(timestamp /*now*/ = {}) noexcept {
-    s_.branch = vegas_branch::timeout;
-    if (!(s_.flags & loss_rearm))
-      s_.ssthresh = clamp_window(max_v(s_.cwnd * num<value_type>(0.5), mss_ + mss_));
-    s_.cwnd = min_cwnd_;
-    s_.round_min = duration::max();
-    s_.flags = static_cast<std::uint8_t>(slow_start | grow | lost | loss_rearm);
-    ++s_.reductions;
-  }
+  constexpr void on_timeout(timestamp now = {}) noexcept { cfg_.on_timeout(s_, now); }
 
   /// @brief The congestion window in whole bytes (rounded down), in [min_cwnd, max_cwnd].
-  [[nodiscard]] constexpr bytes cwnd() const noexcept {
-    return bytes{static_cast<std::int64_t>(to_double(s_.cwnd))};
-  }
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
   /// @brief The pacing rate: bit_rate::max(), Vegas is window-based and does not pace (the
   /// netcc::Controller convention for "not paced").
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return bit_rate::max(); }
-  /// @brief The window as computed (unrounded), in bytes.
-  [[nodiscard]] constexpr value_type window() const noexcept { return s_.cwnd; }
+  /// @brief The window as computed (unrounded; whole bytes in the compact state), in bytes.
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
   /// @brief The slow-start threshold (max_cwnd until a timeout sets it).
-  [[nodiscard]] constexpr value_type ssthresh() const noexcept { return s_.ssthresh; }
+  [[nodiscard]] constexpr value_type ssthresh() const noexcept { return cfg_.ssthresh(s_); }
   /// @brief BaseRTT, the smallest RTT sample so far (duration::max() before the first).
-  [[nodiscard]] constexpr duration base_rtt() const noexcept { return s_.base_rtt; }
+  [[nodiscard]] constexpr duration base_rtt() const noexcept { return cfg_.base_rtt(s_); }
   /// @brief The current round's minRTT so far (duration::max() while it has no sample).
-  [[nodiscard]] constexpr duration round_min_rtt() const noexcept { return s_.round_min; }
+  [[nodiscard]] constexpr duration round_min_rtt() const noexcept { return cfg_.round_min_rtt(s_); }
   /// @brief True in (modified) slow start.
-  [[nodiscard]] constexpr bool in_slow_start() const noexcept {
-    return (s_.flags & slow_start) != 0;
-  }
+  [[nodiscard]] constexpr bool in_slow_start() const noexcept { return cfg_.in_slow_start(s_); }
   /// @brief In slow start: true when the current round ends with a doubling (Alg. 3's Flag_skip
   /// = 0), false when it holds the window.
-  [[nodiscard]] constexpr bool doubling_round() const noexcept { return (s_.flags & grow) != 0; }
+  [[nodiscard]] constexpr bool doubling_round() const noexcept { return cfg_.doubling_round(s_); }
   /// @brief Rounds ended so far (with or without a sample), modulo 2^32.
-  [[nodiscard]] constexpr std::uint32_t rounds() const noexcept { return s_.rounds; }
+  [[nodiscard]] constexpr std::uint32_t rounds() const noexcept { return cfg_.rounds(s_); }
   /// @brief The rule the latest event ran.
-  [[nodiscard]] constexpr vegas_branch last_branch() const noexcept { return s_.branch; }
+  [[nodiscard]] constexpr vegas_branch last_branch() const noexcept { return cfg_.last_branch(s_); }
   /// @brief Loss and timeout decreases made so far, modulo 2^16.
-  [[nodiscard]] constexpr std::uint16_t reductions() const noexcept { return s_.reductions; }
+  [[nodiscard]] constexpr std::uint16_t reductions() const noexcept { return cfg_.reductions(s_); }
   /// @brief Whether a decrease has happened and the §III-A mark is set (a loss of data sent
   /// before it is ignored).
-  [[nodiscard]] constexpr bool after_decrease() const noexcept { return (s_.flags & lost) != 0; }
+  [[nodiscard]] constexpr bool after_decrease() const noexcept { return cfg_.after_decrease(s_); }
   /// @brief The parameters in force (after invalid fields fell back).
-  [[nodiscard]] constexpr const vegas_params& params() const noexcept { return params_; }
+  [[nodiscard]] constexpr const vegas_params& params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration (shared part) of this controller.
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This controller's per-flow state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
 
- private:
-  enum : std::uint8_t {
-    armed = 1,        // round_end holds the snd_nxt of the current round's start
-    sampled = 2,      // round_min holds a sample of the current round
-    slow_start = 4,   // Alg. 3 Flag_slowstart
-    grow = 8,         // Alg. 3 Flag_skip == 0: this slow-start round ends with a doubling
-    lost = 16,        // a loss or timeout decrease happened: loss_mark is meaningful
-    loss_rearm = 32,  // a timeout happened: the next event's snd_nxt sets loss_mark
-  };
-  static constexpr std::int64_t window_cap = 0x7FFF'FFFF;
-
-  // Per-flow state: what changes per flow, as opposed to the configuration a class of flows
-  // shares.
-  struct flow_state {
-    value_type cwnd{};
-    value_type ssthresh{};
-    duration base_rtt = duration::max();   // BaseRTT
-    duration round_min = duration::max();  // minRTT of the current round
-    per_rtt_marker round_end{};            // snd_nxt when the current round began
-    per_rtt_marker loss_mark{};            // snd_nxt at the last decrease (§III-A)
-    std::uint32_t rounds = 0;
-    std::uint16_t reductions = 0;
-    std::uint8_t flags = 0;
-    vegas_branch branch = vegas_branch::none;  // the rule the latest event ran
-  };
-
- public:
-  /// @brief Bytes of per-flow state: window and ssthresh (two policy numbers), BaseRTT and the
-  /// round's minRTT (two 64-bit durations), the round's and the last decrease's snd_nxt (two
-  /// 64-bit sequences), the round and decrease counters and the flags, with padding; as opposed
-  /// to the configuration every flow of a class shares.
+  /// @brief Bytes of per-flow state, sizeof(flow_state): in full width the window and ssthresh
+  /// (two policy numbers), BaseRTT and the round's minRTT (two 64-bit durations), the round's
+  /// and the last decrease's snd_nxt (two 64-bit sequences), the round and decrease counters and
+  /// the flags, with padding (56 B); in the compact form the same fields in 32 bits each but
+  /// the decrease count (16) and the flags and branch (8 each), 32 B. The configuration is
+  /// shared by a class of flows.
   static constexpr std::size_t state_bytes = sizeof(flow_state);
 
  private:
+  static constexpr std::int64_t window_cap = 0x7FFF'FFFF;
+
   static constexpr vegas_params sanitise(vegas_params p) noexcept {
     const vegas_params d{};
     const auto threshold_ok = [](double x) { return x >= 0 && x <= vegas_threshold_limit; };
@@ -431,81 +786,12 @@ class basic_vegas {
     return p;
   }
 
-  static constexpr value_type max_v(value_type a, value_type b) noexcept { return a < b ? b : a; }
   static constexpr value_type from_bytes(std::int64_t b) noexcept {
     return number_traits<value_type>::from_int(b);
   }
-  [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
-    return clamp_num(w, min_cwnd_, max_cwnd_);
-  }
 
-  // Data in flight when an ACK arrived, SND.NXT - ACK + acked, in bytes (saturating at the window
-  // range), and whether it shows the window limiting the sender (always true when the option is
-  // off): at least half the window in slow start, at least the window less one MSS after it.
-  [[nodiscard]] constexpr bool window_limited_by(sequence ack, sequence nxt,
-                                                 bytes acked) const noexcept {
-    if (!params_.cwnd_limited_growth) return true;
-    constexpr auto cap = static_cast<std::uint64_t>(window_cap);
-    const std::uint64_t out = seq_geq(nxt, ack) ? nxt - ack : 0;
-    const std::uint64_t a = acked.count() > 0 ? static_cast<std::uint64_t>(acked.count()) : 0;
-    const std::uint64_t flight = out < cap && a < cap - out ? out + a : cap;
-    const value_type f = from_bytes(static_cast<std::int64_t>(flight));
-    return (s_.flags & slow_start) ? !(f + f < s_.cwnd) : !(f + mss_ < s_.cwnd);
-  }
-
-  // The once-per-RTT decision at the last ACK of a round (Alg. 3 lines 8-25); growth only if
-  // `may_grow` (see window_limited_by).
-  constexpr void end_round(bool may_grow) noexcept {
-    ++s_.rounds;
-    s_.branch = vegas_branch::no_sample;
-    if (!(s_.flags & sampled)) return;  // no sample, no comparison
-    const duration min_rtt = s_.round_min;
-    s_.round_min = duration::max();
-    s_.flags &= static_cast<std::uint8_t>(~sampled);
-    // Line 8: diff = BaseRTT (W / BaseRTT - W / minRTT), W in packets.
-    const value_type diff = vegas_diff(s_.cwnd / mss_, s_.base_rtt, min_rtt);
-    if (s_.flags & slow_start) {
-      s_.branch = vegas_branch::ss_hold;
-      if (diff > gamma_) {
-        s_.branch = vegas_branch::ss_exit;
-        // Lines 10-12: W = W * BaseRTT / minRTT, leave slow start.
-        s_.cwnd = clamp_window(s_.cwnd * ratio<value_type>(s_.base_rtt.count(), min_rtt.count()));
-        s_.flags &= static_cast<std::uint8_t>(~(slow_start | grow));
-        return;
-      }
-      if ((s_.flags & grow) && may_grow) {
-        s_.branch = vegas_branch::ss_double;
-        // Line 15: W = 2 W; up to ssthresh, where slow start ends (RFC 5681 §3.1).
-        value_type w = s_.cwnd + s_.cwnd;
-        if (!(w < s_.ssthresh)) {
-          w = s_.ssthresh;
-          s_.flags &= static_cast<std::uint8_t>(~slow_start);
-        }
-        s_.cwnd = clamp_window(w);
-      }
-      s_.flags ^= grow;  // line 17: Flag_skip = (1 + Flag_skip) mod 2
-      return;
-    }
-    s_.branch = vegas_branch::avoid_hold;
-    if (diff < alpha_) {
-      s_.branch = vegas_branch::avoid_up;
-      if (may_grow) s_.cwnd = clamp_window(s_.cwnd + mss_);  // line 21: W = W + I_max
-    } else if (diff > beta_) {
-      s_.branch = vegas_branch::avoid_down;
-      s_.cwnd = clamp_window(s_.cwnd - mss_);  // line 23: W = W - I_max, not below the floor
-    }
-  }
-
-  // Configuration (shared by a class of flows; kept here so the controller is one value).
-  vegas_params params_;
-  value_type mss_{};
-  value_type min_cwnd_{};
-  value_type max_cwnd_{};
-  value_type alpha_{};
-  value_type beta_{};
-  value_type gamma_{};
-  // Per-flow state.
-  flow_state s_{};
+  config cfg_;
+  flow_state s_;
 };
 
 /// @brief TCP Vegas with double arithmetic.
@@ -513,16 +799,43 @@ using vegas = basic_vegas<>;
 /// @brief TCP Vegas in fixed point (netcc::arith::q32): no floating point per event (parameters
 /// are converted once, at construction).
 using vegas_fixed = basic_vegas<arith::q32>;
+/// @brief TCP Vegas in q32 with a 32-B per-flow state (issue budget for RTT controllers in fixed
+/// point). The arithmetic is vegas_fixed's, run on the state unpacked in registers; what is
+/// stored narrows as follows:
+/// - cwnd and ssthresh: whole bytes in 32 bits (windows are below 2^31 B), cwnd rounded down
+///   (cwnd() is the q32 window's) and ssthresh rounded up (so a whole-byte window compares with
+///   it as with the exact value). The window drops the fraction of a byte that slow-start exits
+///   and loss cuts leave, so it is at most 4 B below vegas_fixed's on the same events (each cut
+///   contracts the difference by 3/4 or more before adding less than 1 B; every other step
+///   keeps it), or less than 1 B above it (a window set to ssthresh), while the two take the
+///   same branches; and they take the same branches unless diff (which moves by less than
+///   4 / MSS packets for 4 B) or a window comparison lies within that of a threshold.
+/// - BaseRTT and the round's minRTT: ns in 32 bits, exact up to 2^32 - 2 ns (4.29 s); longer
+///   samples count as netcc::vegas_compact_max_rtt_ns.
+/// - the round's and the last decrease's snd_nxt: modulo 2^32, compared with ACKs modulo 2^32
+///   (TCP's 32-bit sequence space): exact while an ACK lies within 2^31 B of the mark.
+/// - the round count modulo 2^32, the decrease count modulo 2^16 (as vegas_fixed), the six
+///   flags and the branch record in one byte each.
+/// @code
+/// netcc::vegas_compact cc;
+/// cc.on_ack(netcc::ack_event{.ack_seq = 1460, .snd_nxt = 14'600, .rtt = netcc::duration{100'000}});
+/// static_assert(netcc::vegas_compact::state_bytes == 32);
+/// @endcode
+using vegas_compact = basic_vegas<arith::q32, vegas_state_compact>;
 
-// Per-flow state budget: 56 B, within the 64 B asked of this controller (TARGETS.md's 32 B for
-// RTT controllers is not reachable with the two 64-bit durations and two 64-bit sequence marks
-// Vegas needs besides the window and ssthresh; Linux keeps the marks and ssthresh in the socket).
-// Counted: sizeof of the per-flow part (flow_state), padding included; the configuration (params,
-// MSS, bounds and thresholds in the policy's numbers) is shared by a class of flows.
+// Per-flow state budget (TARGETS.md: 32 B for RTT controllers in fixed point): vegas_compact's
+// state is 32 B; the full width (double, and q32 with 64-bit durations and sequence marks) is
+// 56 B, printed by bench/vegas.cpp. Counted: sizeof of the per-flow part (flow_state), padding
+// included; the configuration (params, MSS, bounds and thresholds in the policy's numbers) is
+// shared by a class of flows (basic_vegas::config).
 static_assert(vegas::state_bytes <= 56, "vegas: per-flow state within 56 B");
 static_assert(vegas_fixed::state_bytes <= 56, "vegas (q32): per-flow state within 56 B");
+static_assert(sizeof(vegas_compact::flow_state) <= 32, "vegas_compact: per-flow state in 32 B");
+static_assert(vegas_compact::state_bytes <= 32, "vegas_compact: per-flow state within 32 B");
 static_assert(sizeof(vegas) <= 56 + 112, "vegas: 56 B of state + at most 112 B of configuration");
 static_assert(sizeof(vegas_fixed) <= 56 + 112,
               "vegas_fixed: 56 B + at most 112 B of configuration");
+static_assert(sizeof(vegas_compact) <= 32 + 112,
+              "vegas_compact: 32 B + at most 112 B of configuration");
 
 }  // namespace netcc
