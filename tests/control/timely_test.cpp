@@ -954,3 +954,51 @@ TEST(Timely, StateSizes) {
   EXPECT_EQ(netcc::timely::state_bytes, sizeof(netcc::timely::flow_state));
   EXPECT_EQ(q32_timely::state_bytes, sizeof(q32_timely::flow_state));
 }
+
+RC_GTEST_PROP(TimelyProp, Q32NewRttDiffIsTheExactQuotient, ()) {
+  // Line 3's input d / 1000 us (a 64-bit division by the constant for |d| < 2^30 ns, else the
+  // 128-bit path): with alpha = 1, rtt_diff is exactly ratio(d, 1000) for any difference d.
+  const std::int64_t a = *rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 40);
+  const std::int64_t b =
+      *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 40),
+                      rc::gen::inRange<std::int64_t>(a > 2'000 ? a - 2'000 : 1, a + 2'000));
+  q32_timely cc{{.alpha = 1}};
+  cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{1}, .rtt = netcc::duration{a}});
+  cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{2}, .rtt = netcc::duration{b}});
+  RC_ASSERT((cc.rtt_diff_us() == netcc::ratio<netcc::fixed_point<31, 32>>(b - a, 1000)));
+}
+
+RC_GTEST_PROP(TimelyProp, Q32ScaleIsTheExactQuotient, ()) {
+  // §5's f = gap / minRTT (a 64-bit reciprocal of minRTT in q32): after a first completion at
+  // the line rate's floor side, a second below T_low adds exactly ratio(gap, minRTT) delta.
+  const std::int64_t min_rtt = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 100'000),
+                                               rc::gen::inRange<std::int64_t>(1, 1LL << 34));
+  const std::int64_t gap = *rc::gen::inRange<std::int64_t>(0, min_rtt);
+  const netcc::timely_params p{
+      .t_low = 1_s, .t_high = 2_s, .min_rtt = netcc::duration{min_rtt}, .initial_rate = 100_Mbps};
+  q32_timely cc{p};
+  const std::int64_t t0 = *rc::gen::inRange<std::int64_t>(0, 1LL << 50);
+  cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{t0}, .rtt = 10_us});
+  const auto r1 = cc.rate_mbps();
+  cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{t0 + gap}, .rtt = 10_us});
+  using q = netcc::fixed_point<31, 32>;
+  RC_ASSERT(cc.rate_mbps() == r1 + netcc::ratio<q>(gap, min_rtt) * netcc::ratio<q>(10, 1));
+}
+
+RC_GTEST_PROP(TimelyProp, Q32GradientIsTheExactQuotient, ()) {
+  // Line 4's rtt_diff / minRTT in q32 (a 64-bit reciprocal of minRTT's raw value for |rtt_diff|
+  // below 0.5 us, else a 128-bit one): the same value as operator/ for any rtt_diff and minRTT.
+  const std::int64_t min_rtt = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 100'000),
+                                               rc::gen::inRange<std::int64_t>(1, 1LL << 40));
+  const std::int64_t a = *rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 40);
+  const std::int64_t b =
+      *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 40),
+                      rc::gen::inRange<std::int64_t>(a > 600 ? a - 600 : 1, a + 600));
+  q32_timely cc{{.alpha = *rc::gen::element(1.0, 0.02, 0.5), .min_rtt = netcc::duration{min_rtt}}};
+  cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{1}, .rtt = netcc::duration{a}});
+  cc.on_rtt(netcc::rtt_event{.now = netcc::timestamp{2}, .rtt = netcc::duration{b}});
+  using q = netcc::fixed_point<31, 32>;
+  q m = netcc::ratio<q>(min_rtt, 1000);
+  if (m.raw() <= 0) m = netcc::ratio<q>(1, 1000);
+  RC_ASSERT(cc.gradient() == cc.rtt_diff_us() / m);
+}

@@ -102,7 +102,8 @@
 /// Fixed point without division: line 9's T_high / new_rtt goes through an integer reciprocal
 /// (netcc/core/rsqrt.hpp, relative error below 2^-36: a rate error below 2^-36 of the rate);
 /// the other per-completion quotients (line 4 by minRTT, the §5 scale, unit conversions, the
-/// §3.1 serialisation) through reciprocals (netcc::detail::invariant_divisor), with the same
+/// §3.1 serialisation) through reciprocals (netcc::detail::invariant_divisor, and 64-bit
+/// multiplications for the §5 scale and the ns-to-us conversion of line 3), with the same
 /// values as the fixed-point quotients. The send meter divides once per closed window.
 ///
 /// Deviations: none in Algorithm 1. Rates are held in Mbps in the policy's number type (q32
@@ -574,10 +575,12 @@ class basic_timely {
       params_ = p;
       const value_type zero = num<value_type>(0), one = num<value_type>(1);
       alpha_ = clamp_num(num<value_type>(p.alpha), zero, one);
+      keep_ = one - alpha_;
       decays_ = p.alpha < 1;
       beta_ = clamp_num(num<value_type>(p.beta), zero, one);
       app_limit_ = clamp_num(num<value_type>(p.app_limit), zero, one);
       delta_ = mbps(p.delta);
+      hai_delta_ = number_traits<value_type>::from_int(p.hai_factor) * delta_;
       // The bounds round toward the inside of [min_rate, line_rate] (netcc::ratio_up /
       // ratio_down), so the rate in Mbps never lies past them in q32; the floor wins if both
       // round past each other (min_rate == line_rate between two q32 values).
@@ -587,9 +590,15 @@ class basic_timely {
       min_rtt_us_ = ratio<value_type>(p.min_rtt.count(), 1000);
       if (min_rtt_us_ <= zero) min_rtt_us_ = ratio<value_type>(1, 1000);  // 1 ns: q32 resolution
       window_ = p.send_rate_window > duration::zero() ? p.send_rate_window : p.min_rtt;
-      min_rtt_ns_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.min_rtt.count())};
-      if constexpr (requires { min_rtt_us_.raw(); })
+      if constexpr (requires { value_type::fraction_bits; }) {
+        if (p.min_rtt.count() < (std::int64_t{1} << (63 - value_type::fraction_bits)))
+          scale_div_ = divisor64{static_cast<std::uint64_t>(p.min_rtt.count())};
+      }
+      if constexpr (requires { min_rtt_us_.raw(); }) {
         min_rtt_us_raw_ = detail::invariant_divisor{static_cast<std::uint64_t>(min_rtt_us_.raw())};
+        if (min_rtt_us_.raw() < (std::int64_t{1} << 62))
+          gradient_div_ = divisor64{static_cast<std::uint64_t>(min_rtt_us_.raw())};
+      }
       line_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.line_rate.bps())};
       serial_segment_ = p.segment / p.line_rate;
     }
@@ -616,11 +625,62 @@ class basic_timely {
     // One microsecond in ns: RTT differences (ns) to the policy's us.
     static constexpr detail::invariant_divisor per_us{1000};
 
+    // new_rtt_diff in us, d / 1000 (line 3's input). Fixed point: the same value as
+    // ratio_by(d, per_us), |d| 2^F / 1000 rounded to nearest (ties away from zero) with d's sign,
+    // by a 64-bit division by the constant 1000 (a multiplication) when |d| < 2^(62-F) ns (q32:
+    // RTT differences up to 1.07 s); beyond, through per_us.
+    [[nodiscard]] static constexpr value_type us_of(std::int64_t d) noexcept {
+      if constexpr (requires { value_type::fraction_bits; }) {
+        constexpr int fb = value_type::fraction_bits;
+        constexpr std::int64_t lim = std::int64_t{1} << (62 - fb);
+        if (d > -lim && d < lim) {
+          const std::uint64_t mag = d < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(d)
+                                          : static_cast<std::uint64_t>(d);
+          const auto q = static_cast<std::int64_t>(((mag << fb) + 500) / 1000);
+          return value_type::from_raw(d < 0 ? -q : q);
+        }
+      }
+      return ratio_by<value_type>(d, per_us);
+    }
+
+    // n / d rounded to nearest (ties up) for n < 2^64 - d / 2, d >= 1, by a multiplication:
+    // Granlund and Montgomery, "Division by invariant integers using multiplication" (PLDI
+    // 1994), Figure 4.1, N = 64: m' = floor(2^64 (2^l - d) / d) + 1, l = ceil(log2 d),
+    // floor(n / d) = (t + ((n - t) >> min(l, 1))) >> max(l - 1, 0), t = mulhi(m', n). Exact for
+    // every such n: the same quotient as invariant_divisor's div_nearest.
+    struct divisor64 {
+      std::uint64_t d = 0;   // the divisor (0: none)
+      std::uint64_t m = 1;   // m'
+      int sh1 = 0, sh2 = 0;  // min(l, 1), max(l - 1, 0)
+      constexpr divisor64() noexcept = default;
+      constexpr explicit divisor64(std::uint64_t v) noexcept : d(v == 0 ? 1 : v) {
+        const int l = std::bit_width(d - 1);
+        m = static_cast<std::uint64_t>((((detail::u128{1} << l) - d) << 64) / d) + 1;
+        sh1 = l < 1 ? l : 1;
+        sh2 = l > 1 ? l - 1 : 0;
+      }
+      [[nodiscard]] constexpr std::uint64_t div_nearest(std::uint64_t n) const noexcept {
+        const std::uint64_t x = n + d / 2;
+        const auto t = static_cast<std::uint64_t>((detail::u128{m} * x) >> 64);
+        return (t + ((x - t) >> sh1)) >> sh2;
+      }
+    };
+
     // normalized_gradient = d / minRTT (line 4): fixed point divides by minRTT's raw value through
     // its reciprocal (the same quotient as operator/); double divides.
     [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
       if constexpr (requires { d.raw(); }) {
-        return ratio_by<value_type>(d.raw(), min_rtt_us_raw_);
+        // |d| 2^F + minRTT / 2 below 2^64 (q32: |rtt_diff| < 0.5 us): a 64-bit reciprocal.
+        const std::int64_t r = d.raw();
+        constexpr std::int64_t lim = std::int64_t{1} << (62 - value_type::fraction_bits);
+        if (gradient_div_.d != 0 && r > -lim && r < lim) {
+          const std::uint64_t mag = r < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(r)
+                                          : static_cast<std::uint64_t>(r);
+          const auto q = static_cast<std::int64_t>(
+              gradient_div_.div_nearest(mag << value_type::fraction_bits));
+          return value_type::from_raw(r < 0 ? -q : q);
+        }
+        return ratio_by<value_type>(r, min_rtt_us_raw_);
       } else {
         return d / min_rtt_us_;
       }
@@ -667,7 +727,14 @@ class basic_timely {
       if (now <= st.last) return num<value_type>(0);
       const duration gap = since(st.last, now);
       if (gap >= params_.min_rtt) return one;
-      return ratio_by<value_type>(gap.count(), min_rtt_ns_);
+      if constexpr (requires { value_type::fraction_bits; }) {
+        // gap < minRTT < 2^(63-F) ns: gap 2^F + minRTT / 2 fits 64 bits and the quotient, below
+        // 2^F, the number type: the value of ratio_by through a 64-bit reciprocal.
+        if (scale_div_.d != 0)
+          return value_type::from_raw(static_cast<std::int64_t>(scale_div_.div_nearest(
+              static_cast<std::uint64_t>(gap.count()) << value_type::fraction_bits)));
+      }
+      return ratio<value_type>(gap.count(), params_.min_rtt.count());  // minRTT >= 2^(63-F) ns
     }
 
     // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
@@ -687,7 +754,7 @@ class basic_timely {
       // last value instead, the same rule in both policies. With alpha = 1 the filter is the last
       // difference and a zero difference is exactly 0 (decays_ is false).
       const value_type prev_diff = st.rtt_diff;
-      st.rtt_diff = (one - alpha_) * prev_diff + alpha_ * ratio_by<value_type>(diff_ns, per_us);
+      st.rtt_diff = keep_ * prev_diff + alpha_ * us_of(diff_ns);
       if (diff_ns == 0 && st.rtt_diff == zero && decays_) st.rtt_diff = prev_diff;
       // Line 4: normalized_gradient = rtt_diff / minRTT. Its sign is rtt_diff's (minRTT > 0), so
       // the branches below test rtt_diff itself: the quotient would round a small rtt_diff to 0
@@ -722,8 +789,7 @@ class basic_timely {
       } else if (st.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
         const bool in_hai = st.neg >= params_.hai_threshold;
         st.action = in_hai ? timely_action::increase_hai : timely_action::increase;
-        increase(in_hai ? number_traits<value_type>::from_int(params_.hai_factor) * delta_
-                        : delta_);
+        increase(in_hai ? hai_delta_ : delta_);
       } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
         st.action = timely_action::decrease_gradient;
         decrease(beta_ * gradient_of(st.rtt_diff));
@@ -739,10 +805,14 @@ class basic_timely {
     value_type line_{};
     value_type min_{};
     value_type min_rtt_us_{};
-    // Divisions by configuration values (minRTT in ns for the §5 scale, minRTT in the policy's
-    // us for line 4) through reciprocals: the same quotients, without a division instruction.
-    detail::invariant_divisor min_rtt_ns_{};
+    // Divisions by configuration values through reciprocals, the same quotients without a
+    // division instruction: minRTT in the policy's us for line 4 (128-bit dividends), minRTT in
+    // ns for the §5 scale (64-bit dividends in fixed point).
     detail::invariant_divisor min_rtt_us_raw_{};
+    divisor64 scale_div_{};     // minRTT in ns for the §5 scale in fixed point (d = 0: not used)
+    divisor64 gradient_div_{};  // minRTT's raw value for line 4 in fixed point (d = 0: not used)
+    value_type keep_{};         // 1 - alpha (line 3)
+    value_type hai_delta_{};    // N delta (line 12 in HAI)
     duration window_{};
     detail::invariant_divisor line_div_{};  // line rate in bps (§3.1 serialisation)
     duration serial_segment_{};             // one segment at the line rate
@@ -835,16 +905,16 @@ using timely = basic_timely<>;
 // Per-flow state budget: 64 B (see basic_timely::state_bytes for what is counted), state_bytes =
 // sizeof(flow_state), in double and in q32. The 32-B fixed-point form is netcc::timely_compact
 // (below: the q32 rules over a packed state, rtt_diff exact, the rate in a 32-bit unit, 32-bit
-// RTT, clocks and meter fields). The configuration (config: the parameters,
-// seven derived numbers, three reciprocals, the meter window and a segment's serialisation) is
-// shared by a class of flows.
+// RTT, clocks and meter fields). The configuration (config: the parameters, nine derived
+// numbers, two 128-bit and two 64-bit reciprocals, the meter window and a segment's
+// serialisation) is shared by a class of flows.
 static_assert(sizeof(timely::flow_state) <= 64, "timely: per-flow state within 64 B");
 static_assert(sizeof(basic_timely<arith::q32>::flow_state) <= 64,
               "timely q32: per-flow state within 64 B");
 static_assert(timely::state_bytes == sizeof(timely::flow_state));
-static_assert(sizeof(timely) <= 64 + 320, "timely: 64 B state + at most 320 B configuration");
-static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 320,
-              "timely q32: 64 B state + at most 320 B configuration");
+static_assert(sizeof(timely) <= 64 + 336, "timely: 64 B state + at most 336 B configuration");
+static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 336,
+              "timely q32: 64 B state + at most 336 B configuration");
 
 /// @brief TIMELY in q32 with a 32-byte per-flow state: basic_timely<arith::q32>'s Algorithm 1 and
 /// §5 rules (the same config, branches and arithmetic) over a packed flow_state, for arrays of
