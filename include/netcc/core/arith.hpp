@@ -460,6 +460,35 @@ template <Number T>
   }
 }
 
+/// @brief a * b for a >= 0 and b >= 0, as operator* (fixed point: the same value bit for bit,
+/// rounded to nearest and saturating) through one unsigned 64 x 64 -> 128-bit product and a
+/// rounding shift, without operator*'s sign handling and 64-bit overflow test (a rate times a
+/// factor in [0, 1] overflows 64 bits in q32 and would take its slower 128-bit path). A negative
+/// operand, other number types: a * b.
+/// @code
+/// using q = netcc::fixed_point<31, 32>;
+/// auto r = netcc::mul_nonneg(q{5000}, q{0.75});   // 3750
+/// @endcode
+template <Number T>
+[[nodiscard]] constexpr T mul_nonneg(T a, T b) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if (a.raw() < 0 || b.raw() < 0) return a * b;
+    const detail::u128 p =
+        detail::u128{static_cast<std::uint64_t>(a.raw())} * static_cast<std::uint64_t>(b.raw());
+    detail::u128 q = p;
+    if constexpr (T::fraction_bits > 0)
+      q = (p + (detail::u128{1} << (T::fraction_bits - 1))) >> T::fraction_bits;
+    return T::from_raw(q > static_cast<detail::u128>(T::raw_max) ? T::raw_max
+                                                                 : static_cast<std::int64_t>(q));
+  } else {
+    return a * b;
+  }
+}
+
 /// @brief `v` as a lower bound in number type T: the smallest T not below `v` (fixed point:
 /// rounded toward +infinity, saturating). A value clamped to it honours the bound exactly.
 /// Number types whose traits lack `from_double_up` convert as netcc::num.
