@@ -772,27 +772,30 @@ class basic_timely {
       st.flags = static_cast<std::uint8_t>((st.flags | have_last) & ~held);
       const auto increase = [&](value_type n_delta) {
         if (may_increase) {
-          st.rate = clamp_num(st.rate + f * n_delta, min_, line_);
+          st.rate = clamp_num(st.rate + mul_nonneg(f, n_delta), min_, line_);
         } else {
           st.flags |= held;
         }
       };
+      // The products below have non-negative operands (f, delta, beta, the cuts, the rate, the
+      // factor): netcc::mul_nonneg, operator*'s value without its sign and overflow handling.
       const auto decrease = [&](value_type cut) {  // rate *= 1 - f cut, the factor in [0, 1]
-        st.rate = clamp_num(st.rate * clamp_num(one - f * cut, zero, one), min_, line_);
+        st.rate = clamp_num(mul_nonneg(st.rate, clamp_num(one - mul_nonneg(f, cut), zero, one)),
+                            min_, line_);
       };
       if (rtt < params_.t_low) {  // lines 5-7: rate += delta
         st.action = timely_action::increase_low;
         increase(delta_);
       } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
         st.action = timely_action::decrease_high;
-        decrease(beta_ * high_excess(rtt));
+        decrease(mul_nonneg(beta_, high_excess(rtt)));
       } else if (st.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
         const bool in_hai = st.neg >= params_.hai_threshold;
         st.action = in_hai ? timely_action::increase_hai : timely_action::increase;
         increase(in_hai ? hai_delta_ : delta_);
       } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
         st.action = timely_action::decrease_gradient;
-        decrease(beta_ * gradient_of(st.rtt_diff));
+        decrease(mul_nonneg(beta_, gradient_of(st.rtt_diff)));
       }
     }
 
