@@ -1093,3 +1093,108 @@ RC_GTEST_PROP(BoltSenderProperties, CompactBoundedForAnyEvents, ()) {
     RC_ASSERT(cc.pacing_rate() <= p.host_rate);
   }
 }
+
+// ---------------------------------------------------------------- q32 line 6 without division
+
+namespace {
+
+// Exact products of non-negative integers as little-endian 32-bit limbs (the reference).
+std::vector<std::uint32_t> product(std::initializer_list<std::uint64_t> xs) {
+  std::vector<std::uint32_t> r{1};
+  for (std::uint64_t x : xs) {
+    const std::uint32_t xl[2] = {static_cast<std::uint32_t>(x),
+                                 static_cast<std::uint32_t>(x >> 32)};
+    std::vector<std::uint32_t> out(r.size() + 3, 0);
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      std::uint64_t carry = 0;
+      for (std::size_t j = 0; j < 2; ++j) {
+        const std::uint64_t t = static_cast<std::uint64_t>(r[i]) * xl[j] + out[i + j] + carry;
+        out[i + j] = static_cast<std::uint32_t>(t);
+        carry = t >> 32;
+      }
+      for (std::size_t k = i + 2; carry != 0; ++k) {
+        const std::uint64_t t = out[k] + carry;
+        out[k] = static_cast<std::uint32_t>(t);
+        carry = t >> 32;
+      }
+    }
+    while (out.size() > 1 && out.back() == 0) out.pop_back();
+    r = std::move(out);
+  }
+  return r;
+}
+
+bool leq(const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+  if (a.size() != b.size()) return a.size() < b.size();
+  for (std::size_t i = a.size(); i-- > 0;)
+    if (a[i] != b[i]) return a[i] < b[i];
+  return true;
+}
+
+}  // namespace
+
+RC_GTEST_PROP(BoltSenderProperties, Q32Line6EqualsTheExactRationalDecision, ()) {
+  // The q32 SRC decision (lines 3-6 without a division) against the straightforward exact
+  // evaluation: flow.rate = min(cwnd / RTT, host_rate) as a fraction, target_q = queue / mtu *
+  // flow.rate / link_rate, decrement iff rtt_src <= elapsed * target_q, in exact integers.
+  const auto p = gen_params();
+  const bolt_q32::config cfg{p};
+  bolt_q32::flow_state st = cfg.initial_state();
+  const auto& pp = cfg.params();
+  st.cwnd = netcc::arith::q32::value_type::from_raw(
+      *rc::gen::inRange<std::int64_t>(pp.min_cwnd.count() << 32, (pp.max_cwnd.count() << 32) + 1));
+  st.rtt = netcc::duration{*rc::gen::element<std::int64_t>(
+      *rc::gen::inRange<std::int64_t>(1, 100'000), *rc::gen::inRange<std::int64_t>(1, 1 << 30),
+      3'600'000'000'000, std::numeric_limits<std::int64_t>::max())};
+  const std::int64_t now = std::int64_t{1} << 40;
+  const bool had = *rc::gen::arbitrary<bool>();
+  const std::int64_t ago = *rc::gen::element<std::int64_t>(
+      *rc::gen::inRange<std::int64_t>(0, 100'000), *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 31));
+  if (had) {
+    st.flags = 1;  // has_dec
+    st.last_dec = netcc::timestamp{now - ago};
+  } else {
+    st.flags = 0;
+  }
+  const std::int64_t r = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 31);
+  const std::int64_t q = *rc::gen::element<std::int64_t>(
+      *rc::gen::inRange<std::int64_t>(1, 300'000), *rc::gen::inRange<std::int64_t>(1, 1 << 30),
+      std::numeric_limits<std::int64_t>::max());
+  const std::int64_t l = *rc::gen::element<std::int64_t>(
+      0, 1, *rc::gen::inRange<std::int64_t>(1'000'000'000, 1'000'000'000'000),
+      std::numeric_limits<std::int64_t>::max());
+  const auto e = src(now, r, q, netcc::bit_rate{l});
+  const auto before = st;
+  cfg.on_src(st, e);
+  const std::uint64_t m = had ? static_cast<std::uint64_t>(std::min<std::int64_t>(ago, 1 << 30))
+                              : std::uint64_t{1} << 30;
+  const auto u = static_cast<std::uint64_t>(pp.mtu.count());
+  const auto w = static_cast<std::uint64_t>(before.cwnd.raw());
+  const auto t = static_cast<std::uint64_t>(before.rtt.count());
+  const auto h = static_cast<std::uint64_t>(pp.host_rate.bps());
+  const std::uint64_t bpns = 8'000'000'000;
+  bool due = false;
+  if (l <= 0) {
+    due = leq(product({static_cast<std::uint64_t>(r), u}),
+              product({m, static_cast<std::uint64_t>(q)}));
+  } else {
+    // flow.rate = rn / rd bytes per ns
+    const bool host = leq(product({h, t, std::uint64_t{1} << 32}), product({w, bpns}));
+    const std::vector<std::uint64_t> rn =
+        host ? std::vector<std::uint64_t>{h} : std::vector<std::uint64_t>{w};
+    const std::vector<std::uint64_t> rd =
+        host ? std::vector<std::uint64_t>{bpns}
+             : std::vector<std::uint64_t>{t, std::uint64_t{1} << 32};
+    // r <= m * q / u * (rn / rd) * bpns / l  <=>  r u rd l <= m q rn bpns
+    const auto lhs =
+        rd.size() == 1
+            ? product({static_cast<std::uint64_t>(r), u, rd[0], static_cast<std::uint64_t>(l)})
+            : product(
+                  {static_cast<std::uint64_t>(r), u, rd[0], rd[1], static_cast<std::uint64_t>(l)});
+    const auto rhs = product({m, static_cast<std::uint64_t>(q), rn[0], bpns});
+    due = leq(lhs, rhs);
+  }
+  RC_TAG(due ? "due" : "not due");
+  RC_ASSERT(st.branch ==
+            (due ? netcc::bolt_branch::src_decrement : netcc::bolt_branch::src_too_soon));
+}

@@ -106,6 +106,13 @@
 ///   an interval longer than that (target_q below rtt_src / 1.07 s packets: at rtt_src = 10 us,
 ///   0.014 B of queue attributed to the flow) never decrements. The cap keeps both arithmetic
 ///   policies inside the q32 range and so in agreement.
+/// - Fixed point (q32) decides lines 3-6 exactly, without a division: with W = cwnd 2^32, the
+///   test rtt_src / target_q <= elapsed becomes rtt_src mtu link_rate <= elapsed queue 8e9
+///   flow.rate, cross-multiplied into 192-bit integer products (flow.rate = min(W / (RTT 2^32),
+///   host_rate / 8e9) picked by one more product comparison). The paper's division and the
+///   rounded q32 quotients it used to take are gone; the decision is the exact one, which the
+///   double policy approximates (tests/control/bolt_sender_test.cpp checks q32 against an
+///   exact rational evaluation and against double).
 /// - Invalid parameters are not rejected by the controller (it never fails): each invalid field
 ///   falls back to its default, max_cwnd to at least min_cwnd; call netcc::validate() to see
 ///   them.
@@ -372,21 +379,27 @@ class basic_bolt_sender {
       const duration rtt_src = clock::diff(clock::encode(now), ft::tx_timestamp(e));
       st.branch = bolt_branch::src_ignored;
       if (rtt_src < duration::zero()) return;  // no sample (file comment)
-      // line 3: reaction_factor = flow.rate / link_rate
-      const value_type factor = reaction_factor(st, ft::link_rate(e));
-      // lines 4-5: target_q = queue_size * reaction_factor, in packets
-      const value_type target_q =
-          ratio_recip<value_type>(ft::queue_size(e).count(), mtu_bytes_) * factor;
-      if (!(target_q > num<value_type>(0))) return;  // no queue of ours: nothing to drain
-      // line 6: rtt_src / target_q <= now - last_dec_time (capped; no decrement yet: the cap)
-      const std::int64_t elapsed = (st.flags & has_dec)
-                                       ? detail::bolt_sat_sub(now.count(), st.last_dec.count())
-                                       : elapsed_cap;
-      if (elapsed < 0) return;  // reordered
-      st.branch = bolt_branch::src_too_soon;
-      if (!interval_due(from_int(rtt_src.count()), target_q,
-                        from_int(elapsed < elapsed_cap ? elapsed : elapsed_cap)))
-        return;
+      const std::int64_t queue = ft::queue_size(e).count();
+      if constexpr (is_fixed) {
+        // lines 3-6 decided exactly in integers (exact_due): target_q > 0 exactly when the
+        // queue is (flow.rate and 8e9 / link_rate are positive).
+        if (queue <= 0) return;  // no queue of ours: nothing to drain
+        const std::int64_t elapsed = elapsed_since(st, now);
+        if (elapsed < 0) return;  // reordered
+        st.branch = bolt_branch::src_too_soon;
+        if (!exact_due(st, rtt_src.count(), queue, ft::link_rate(e).bps(), elapsed)) return;
+      } else {
+        // line 3: reaction_factor = flow.rate / link_rate
+        const value_type factor = reaction_factor(st, ft::link_rate(e));
+        // lines 4-5: target_q = queue_size * reaction_factor, in packets
+        const value_type target_q = ratio_recip<value_type>(queue, mtu_bytes_) * factor;
+        if (!(target_q > num<value_type>(0))) return;  // no queue of ours: nothing to drain
+        // line 6: rtt_src / target_q <= now - last_dec_time (capped; no decrement yet: the cap)
+        const std::int64_t elapsed = elapsed_since(st, now);
+        if (elapsed < 0) return;  // reordered
+        st.branch = bolt_branch::src_too_soon;
+        if (!(from_int(rtt_src.count()) / target_q <= from_int(elapsed))) return;
+      }
       st.branch = bolt_branch::src_decrement;
       st.cwnd = clamp_window(st.cwnd - pkt_);  // line 7: cwnd = cwnd - 1
       st.last_dec = now;                       // line 8: last_dec_time = now
@@ -444,8 +457,8 @@ class basic_bolt_sender {
                                  timestamp /*now*/ = {}) const noexcept {
       const std::int64_t b = payload > bytes::zero() ? payload.count() : 0;
       bolt_marks m;
-      m.inc = true;                           // §3.2: every packet asks for a token
-      m.first = from_int(st.sent) < st.cwnd;  // §4.2: bytes-sent counter < cwnd
+      m.inc = true;                              // §3.2: every packet asks for a token
+      m.first = below_window(st.sent, st.cwnd);  // §4.2: bytes-sent counter < cwnd
       st.sent = detail::bolt_sat_add(st.sent, b);
       st.pending = st.pending > b ? st.pending - b : 0;
       // §4.2: pending counter < cwnd; §3.2: only for flows longer than one BDP.
@@ -623,24 +636,73 @@ class basic_bolt_sender {
       return clamp_num(w, min_cwnd_, max_cwnd_);
     }
 
-    // Line 6's test, rtt_src / target_q <= elapsed, with the quotient rounded as operator/
-    // rounds it (rtt_src >= 0, target_q > 0, 0 <= elapsed < 2^31). In fixed point the same
-    // decision without the division: with N = raw(rtt_src) 2^F and D = raw(target_q), the
-    // rounded quotient floor((N + floor(D / 2)) / D) is at most M = raw(elapsed) exactly when
-    // N + floor(D / 2) < (M + 1) D (both sides below 2^127).
-    [[nodiscard]] static constexpr bool interval_due(value_type rtt_src, value_type target_q,
-                                                     value_type elapsed) noexcept {
-      if constexpr (requires { value_type::fraction_bits; }) {
-        using u128 = detail::u128;
-        const u128 n =
-            (u128{static_cast<std::uint64_t>(rtt_src.raw())} << value_type::fraction_bits) +
-            static_cast<std::uint64_t>(target_q.raw()) / 2;
-        const u128 bound = (u128{static_cast<std::uint64_t>(elapsed.raw())} + 1) *
-                           static_cast<std::uint64_t>(target_q.raw());
-        return n < bound;
+    static constexpr bool is_fixed = requires { value_type::fraction_bits; };
+
+    // from_int(n) < w for a byte count n >= 0 and a window w >= 0. Fixed point without the
+    // saturating conversion: n 2^F < raw(w) <=> n < ceil(raw(w) / 2^F) (n an integer), which
+    // also holds where from_int saturates (n >= 2^31 > every window).
+    [[nodiscard]] static constexpr bool below_window(std::int64_t n, value_type w) noexcept {
+      if constexpr (is_fixed) {
+        constexpr std::int64_t one = std::int64_t{1} << value_type::fraction_bits;
+        return n < ((w.raw() + (one - 1)) >> value_type::fraction_bits);
       } else {
-        return rtt_src / target_q <= elapsed;
+        return from_int(n) < w;
       }
+    }
+
+    // now - last_dec_time, capped at elapsed_cap (the cap before the first decrement);
+    // negative when the SRC is older than the last decrement (reordered).
+    [[nodiscard]] static constexpr std::int64_t elapsed_since(const flow_state& st,
+                                                              timestamp now) noexcept {
+      if (!(st.flags & has_dec)) return elapsed_cap;
+      const std::int64_t e = detail::bolt_sat_sub(now.count(), st.last_dec.count());
+      return e < elapsed_cap ? e : elapsed_cap;
+    }
+
+    // 192-bit unsigned products for exact_due: a 128-bit value times a 64-bit one.
+    struct wide192 {
+      std::uint64_t hi = 0;
+      detail::u128 lo = 0;
+    };
+    [[nodiscard]] static constexpr wide192 mul192(detail::u128 a, std::uint64_t b) noexcept {
+      using u128 = detail::u128;
+      const u128 p0 = u128{static_cast<std::uint64_t>(a)} * b;
+      const u128 p1 = u128{static_cast<std::uint64_t>(a >> 64)} * b;
+      const u128 lo = p0 + (u128{static_cast<std::uint64_t>(p1)} << 64);
+      const std::uint64_t carry = lo < p0 ? 1 : 0;
+      return {static_cast<std::uint64_t>(p1 >> 64) + carry, lo};
+    }
+    [[nodiscard]] static constexpr bool leq192(const wide192& a, const wide192& b) noexcept {
+      return a.hi != b.hi ? a.hi < b.hi : a.lo <= b.lo;
+    }
+
+    // Fixed point: Algorithm 2 lines 3-6 decided exactly, without a division. With R = rtt_src,
+    // M = the capped elapsed time (ns), Q = queue > 0, U = mtu (bytes), L = link rate, H =
+    // host rate (bps), T = the RTT (ns) and W = raw(cwnd) = cwnd 2^32:
+    //   flow.rate = min(W / (T 2^32), H / 8e9) B/ns, target_q = Q / U * flow.rate * 8e9 / L,
+    //   and rtt_src / target_q <= M  <=>  R U L <= M Q 8e9 flow.rate, i.e.
+    //   R U L <= M Q H                    when the host rate binds (H T 2^32 <= W 8e9),
+    //   R U L T 2^32 <= M 8e9 Q W         otherwise,
+    //   R U <= M Q                        for an absent link rate (L <= 0: factor 1).
+    // Every product is exact in 192 bits (R < 2^31, U < 2^16, M <= 2^30, the others < 2^63).
+    [[nodiscard]] constexpr bool exact_due(const flow_state& st, std::int64_t r, std::int64_t q,
+                                           std::int64_t link, std::int64_t m) const noexcept {
+      using u128 = detail::u128;
+      const auto ru = static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(mtu_bytes_);
+      const auto uq = static_cast<std::uint64_t>(q);
+      const auto um = static_cast<std::uint64_t>(m);
+      if (link <= 0) return u128{ru} <= u128{um} * uq;
+      const u128 rul = u128{ru} * static_cast<std::uint64_t>(link);
+      const auto w = static_cast<std::uint64_t>(st.cwnd.raw());
+      const auto t = static_cast<std::uint64_t>(st.rtt.count());
+      const auto h = static_cast<std::uint64_t>(params_.host_rate.bps());
+      constexpr std::uint64_t bpns = 8'000'000'000;
+      if (u128{h} * t <= ((u128{w} * bpns) >> 32))  // H T 2^32 <= W 8e9 (H T an integer)
+        return leq192({0, rul}, mul192(u128{um} * h, uq));
+      const wide192 lhs = mul192(rul, t);  // R U L T < 2^173
+      if (lhs.hi >> 32) return false;      // R U L T 2^32 >= 2^224 > M 8e9 Q W
+      const wide192 lhs32{(lhs.hi << 32) | static_cast<std::uint64_t>(lhs.lo >> 96), lhs.lo << 32};
+      return leq192(lhs32, mul192(u128{um * bpns} * uq, w));
     }
 
     // Algorithm 2 line 3: flow.rate / link_rate, both in bytes per ns; flow.rate =
@@ -648,9 +710,7 @@ class basic_bolt_sender {
     [[nodiscard]] constexpr value_type reaction_factor(const flow_state& st,
                                                        bit_rate link) const noexcept {
       if (link <= bit_rate::zero()) return num<value_type>(1);
-      // The divisions give operator/'s and ratio's values, without a 128-bit library division
-      // in fixed point (detail::quotient; netcc::ratio_by with the constant 8e9 bits per
-      // byte-ns).
+      // Used by the floating-point policies (fixed point decides lines 3-6 in exact_due).
       value_type rate = detail::quotient(st.cwnd, from_int(st.rtt.count()));
       if (host_bytes_per_ns_ < rate) rate = host_bytes_per_ns_;
       return detail::quotient(rate, ratio_by<value_type>(link.bps(), bits_per_byte_ns));
