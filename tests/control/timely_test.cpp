@@ -1020,3 +1020,23 @@ RC_GTEST_PROP(TimelyProp, MulNonnegIsOperatorTimes, ()) {
   RC_ASSERT(netcc::mul_nonneg(c, e) == c * e);
   RC_ASSERT(netcc::mul_nonneg(a.to_double(), b.to_double()) == a.to_double() * b.to_double());
 }
+
+RC_GTEST_PROP(TimelyProp, DivisorU64IsExact, ()) {
+  // netcc::detail::divisor_u64 (TIMELY's §5 scale and line 4, Swift's num_acked): floor and
+  // nearest quotients equal the hardware division for any divisor and 64-bit dividend.
+  const std::uint64_t d =
+      *rc::gen::oneOf(rc::gen::inRange<std::uint64_t>(1, 5'000),
+                      rc::gen::inRange<std::uint64_t>(1, std::numeric_limits<std::uint64_t>::max()),
+                      rc::gen::element<std::uint64_t>(1, 2, 3, 1000, std::uint64_t{1} << 63,
+                                                      (std::uint64_t{1} << 63) + 1,
+                                                      std::numeric_limits<std::uint64_t>::max()));
+  const std::uint64_t n = *rc::gen::oneOf(
+      rc::gen::inRange<std::uint64_t>(0, 1'000'000),
+      rc::gen::inRange<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()),
+      rc::gen::element<std::uint64_t>(0, d - 1, d, d + 1, std::numeric_limits<std::uint64_t>::max(),
+                                      std::numeric_limits<std::uint64_t>::max() - d / 2));
+  const netcc::detail::divisor_u64 v{d};
+  RC_ASSERT(v.div_floor(n) == n / d);
+  if (n <= std::numeric_limits<std::uint64_t>::max() - d / 2)
+    RC_ASSERT(v.div_nearest(n) == (n + d / 2) / d);
+}

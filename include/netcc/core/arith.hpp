@@ -35,6 +35,7 @@
 /// @endcode
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <compare>
 #include <concepts>
@@ -384,6 +385,52 @@ template <Number T>
 [[nodiscard]] constexpr T ratio(std::int64_t n, std::int64_t d) noexcept {
   return number_traits<T>::ratio(n, d);
 }
+
+namespace detail {
+
+/// @brief A divisor d >= 1 with its Granlund-Montgomery multiplier for 64-bit dividends: exact
+/// floor(n / d) and n / d rounded to nearest (ties up) by one 64 x 64 -> 128-bit product, two
+/// shifts and two additions, no division instruction (cheaper than invariant_divisor, whose
+/// dividends are 128-bit). Torbjörn Granlund and Peter L. Montgomery, "Division by invariant
+/// integers using multiplication", PLDI 1994, Figure 4.1 with N = 64: l = ceil(log2 d),
+/// m' = floor(2^64 (2^l - d) / d) + 1, t = mulhi(m', n),
+/// floor(n / d) = (t + ((n - t) >> min(l, 1))) >> max(l - 1, 0), exact for every n < 2^64.
+/// @code
+/// constexpr netcc::detail::divisor_u64 d{1460};
+/// static_assert(d.div_floor(1'000'000) == 684 && d.div_nearest(2190) == 2);
+/// @endcode
+class divisor_u64 {
+ public:
+  /// @brief No divisor (divisor() == 0): a marker for "use another path".
+  constexpr divisor_u64() noexcept = default;
+  /// @brief Divisor `d` (0 is taken as 1). Builds m' with one 128-bit division, once.
+  constexpr explicit divisor_u64(std::uint64_t d) noexcept : d_(d == 0 ? 1 : d) {
+    const int l = std::bit_width(d_ - 1);
+    m_ = static_cast<std::uint64_t>((((u128{1} << l) - d_) << 64) / d_) + 1;
+    sh1_ = l < 1 ? l : 1;
+    sh2_ = l > 1 ? l - 1 : 0;
+  }
+  /// @brief The divisor (0 for the default-constructed marker).
+  [[nodiscard]] constexpr std::uint64_t divisor() const noexcept { return d_; }
+  /// @brief floor(n / d), exact for any n.
+  [[nodiscard]] constexpr std::uint64_t div_floor(std::uint64_t n) const noexcept {
+    const auto t = static_cast<std::uint64_t>((u128{m_} * n) >> 64);
+    return (t + ((n - t) >> sh1_)) >> sh2_;
+  }
+  /// @brief n / d rounded to nearest, ties up: floor((n + floor(d / 2)) / d); requires
+  /// n + d / 2 < 2^64.
+  [[nodiscard]] constexpr std::uint64_t div_nearest(std::uint64_t n) const noexcept {
+    return div_floor(n + d_ / 2);
+  }
+
+ private:
+  std::uint64_t d_ = 0;
+  std::uint64_t m_ = 1;
+  int sh1_ = 0;
+  int sh2_ = 0;
+};
+
+}  // namespace detail
 
 /// @brief n / d as netcc::ratio, for a divisor d >= 1 held as a netcc::detail::invariant_divisor
 /// (a configuration value divided by on every event). Fixed point: the same value as ratio(n,
