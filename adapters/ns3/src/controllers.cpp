@@ -80,22 +80,33 @@ std::vector<controller_kind> builtin_kinds() {
          field<&P::cwnd_limited_growth>("CwndLimitedGrowth", "vegas.cwnd_limited_growth",
                                         "grow only while the window limits the sender")}));
   }
-  {
+  for (const bool counting : {false, true}) {
+    // Congestion avoidance by MSS * acked / cwnd (netcc::dctcp), or by RFC 5681's byte counting
+    // (netcc::dctcp_counting, the rule ns-3's own TcpDctcp inherits from TcpLinuxReno).
+    const std::string n = counting ? "dctcp_counting" : "dctcp";
+    const std::string tid = counting ? "ns3::NetccDctcpCounting" : "ns3::NetccDctcp";
+    const std::string doc =
+        std::string(
+            "DCTCP (Alizadeh et al., SIGCOMM 2010, §3, Eq. 1-2; RFC 8257; "
+            "netcc/control/dctcp.hpp)") +
+        (counting ? ", congestion avoidance by RFC 5681 §3.1 byte counting" : "");
     using P = dctcp_params;
-    k.push_back(make_kind<dctcp>(
-        "dctcp", "ns3::NetccDctcp",
-        "DCTCP (Alizadeh et al., SIGCOMM 2010, §3, Eq. 1-2; RFC 8257; netcc/control/dctcp.hpp)",
-        feedback_need::ecn,
-        {field<&P::g>("G", "dctcp.g", "EWMA gain g of alpha (Eq. 1)"),
-         field<&P::alpha_init>("AlphaInit", "dctcp.alpha_init", "initial alpha (RFC 8257 §4.2)"),
-         mss_field(field<&P::mss>("Mss", "dctcp.mss", "the socket's segment size")),
-         field<&P::init_cwnd>("InitCwnd", "dctcp.init_cwnd", "initial window, bytes (0: RFC 6928)"),
-         field<&P::min_cwnd>("MinCwnd", "dctcp.min_cwnd", "window floor, bytes (0: two MSS)"),
-         field<&P::max_cwnd>("MaxCwnd", "dctcp.max_cwnd", "window ceiling, bytes"),
-         field<&P::abc_limit>("AbcLimit", "dctcp.abc_limit",
-                              "bytes counted per ACK in slow start (0: two MSS, RFC 3465)"),
-         field<&P::cwnd_limited_growth>("CwndLimitedGrowth", "dctcp.cwnd_limited_growth",
-                                        "grow only while the window limits the sender")}));
+    std::vector<field_binding<P>> f = {
+        field<&P::g>("G", "dctcp.g", "EWMA gain g of alpha (Eq. 1)"),
+        field<&P::alpha_init>("AlphaInit", "dctcp.alpha_init", "initial alpha (RFC 8257 §4.2)"),
+        mss_field(field<&P::mss>("Mss", "dctcp.mss", "the socket's segment size")),
+        field<&P::init_cwnd>("InitCwnd", "dctcp.init_cwnd", "initial window, bytes (0: RFC 6928)"),
+        field<&P::min_cwnd>("MinCwnd", "dctcp.min_cwnd", "window floor, bytes (0: two MSS)"),
+        field<&P::max_cwnd>("MaxCwnd", "dctcp.max_cwnd", "window ceiling, bytes"),
+        field<&P::abc_limit>("AbcLimit", "dctcp.abc_limit",
+                             "bytes counted per ACK in slow start (0: two MSS, RFC 3465)"),
+        field<&P::cwnd_limited_growth>("CwndLimitedGrowth", "dctcp.cwnd_limited_growth",
+                                       "grow only while the window limits the sender")};
+    if (counting) {
+      k.push_back(make_kind<dctcp_counting>(n, tid, doc, feedback_need::ecn, std::move(f)));
+    } else {
+      k.push_back(make_kind<dctcp>(n, tid, doc, feedback_need::ecn, std::move(f)));
+    }
   }
   {
     using P = swift_params;

@@ -20,9 +20,9 @@
 namespace {
 
 TEST(Ns3TypeIds, EveryTcpControllerIsRegisteredUnderNetccTcpCongestionOps) {
-  const char* names[] = {"ns3::NetccVegas",  "ns3::NetccDctcp",         "ns3::NetccSwift",
-                         "ns3::NetccTimely", "ns3::NetccThetaPowerTcp", "ns3::NetccPowerTcp",
-                         "ns3::NetccHpcc",   "ns3::NetccFastTune"};
+  const char* names[] = {"ns3::NetccVegas",    "ns3::NetccDctcp",  "ns3::NetccDctcpCounting",
+                         "ns3::NetccSwift",    "ns3::NetccTimely", "ns3::NetccThetaPowerTcp",
+                         "ns3::NetccPowerTcp", "ns3::NetccHpcc",   "ns3::NetccFastTune"};
   for (const char* n : names) {
     ns3::TypeId tid;
     ASSERT_TRUE(ns3::TypeId::LookupByNameFailSafe(n, &tid)) << n;

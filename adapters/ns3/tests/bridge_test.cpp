@@ -29,7 +29,7 @@ namespace bridge = netcc::ns3;
 
 TEST(Bridge, EveryKindIsMadeFromItsDefaultsAndEachDefaultPassesItsFieldCheck) {
   const auto& kinds = bridge::controller_kinds();
-  EXPECT_EQ(kinds.size(), 10u);
+  EXPECT_EQ(kinds.size(), 11u);  // ten controllers, DCTCP with both growth rules
   for (const auto& k : kinds) {
     std::vector<bridge::param_value> v;
     for (std::size_t i = 0; i < k.params.size(); ++i) {
@@ -153,6 +153,9 @@ TEST(Bridge, VegasThroughTheSeamIsVegas) {
 }
 TEST(Bridge, DctcpThroughTheSeamIsDctcp) {
   SameThroughTheSeam<netcc::dctcp>("dctcp");
+}
+TEST(Bridge, DctcpCountingThroughTheSeamIsDctcpCounting) {
+  SameThroughTheSeam<netcc::dctcp_counting>("dctcp_counting");
 }
 TEST(Bridge, PowerTcpThroughTheSeamIsPowerTcp) {
   SameThroughTheSeam<netcc::powertcp>("powertcp");

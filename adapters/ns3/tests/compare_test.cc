@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// netcc's Vegas and DCTCP against ns-3's own TcpVegas and TcpDctcp: the same script, the same
-// dumbbell (10 Gbps, 1 us links, 2 and 10 flows; DCTCP over RED with K = 65 packets).
+// netcc's Vegas and DCTCP (both growth rules) against ns-3's own TcpVegas and TcpDctcp: the same
+// script, the same dumbbell (10 Gbps, 1 us links, 2 and 10 flows; DCTCP over RED with K = 65 packets).
 //
 // Margins, and why:
 // - bottleneck throughput: both at least 95% of the link, within 2% of each other;
@@ -18,6 +18,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "netcc-ns3/scenario.h"
 
@@ -65,11 +66,13 @@ TEST_P(VegasVsNs3, SameQueueThroughputAndFairness) {
 
 INSTANTIATE_TEST_SUITE_P(Flows, VegasVsNs3, ::testing::Values(2u, 10u));
 
-class DctcpVsNs3 : public ::testing::TestWithParam<std::uint32_t> {};
+// netcc's DCTCP with either congestion-avoidance rule (MSS * acked / cwnd, or RFC 5681's byte
+// counting, which ns-3's TcpDctcp inherits from TcpLinuxReno), 2 and 10 flows.
+class DctcpVsNs3 : public ::testing::TestWithParam<std::tuple<const char*, std::uint32_t>> {};
 
 TEST_P(DctcpVsNs3, SameQueueThroughputAndFairnessOverRed) {
-  const std::uint32_t n = GetParam();
-  const auto netcc = ns3::RunNetccNs3Scenario(Dumbbell("ns3::NetccDctcp", n, "red"));
+  const auto [tid, n] = GetParam();
+  const auto netcc = ns3::RunNetccNs3Scenario(Dumbbell(tid, n, "red"));
   const auto ns3own = ns3::RunNetccNs3Scenario(Dumbbell("ns3::TcpDctcp", n, "red"));
   ExpectClose(netcc, ns3own, 10.0);
   for (const auto* r : {&netcc, &ns3own}) {
@@ -79,7 +82,10 @@ TEST_P(DctcpVsNs3, SameQueueThroughputAndFairnessOverRed) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Flows, DctcpVsNs3, ::testing::Values(2u, 10u));
+INSTANTIATE_TEST_SUITE_P(Flows, DctcpVsNs3,
+                         ::testing::Combine(::testing::Values("ns3::NetccDctcp",
+                                                              "ns3::NetccDctcpCounting"),
+                                            ::testing::Values(2u, 10u)));
 
 TEST(Ns3Scenario, BadSetUpsAreRefusedNamingFieldValueAndRule) {
   auto s = Dumbbell("ns3::NoSuchTcp", 2, "fifo");
