@@ -592,12 +592,12 @@ class basic_timely {
       window_ = p.send_rate_window > duration::zero() ? p.send_rate_window : p.min_rtt;
       if constexpr (requires { value_type::fraction_bits; }) {
         if (p.min_rtt.count() < (std::int64_t{1} << (63 - value_type::fraction_bits)))
-          scale_div_ = divisor64{static_cast<std::uint64_t>(p.min_rtt.count())};
+          scale_div_ = detail::divisor_u64{static_cast<std::uint64_t>(p.min_rtt.count())};
       }
       if constexpr (requires { min_rtt_us_.raw(); }) {
         min_rtt_us_raw_ = detail::invariant_divisor{static_cast<std::uint64_t>(min_rtt_us_.raw())};
         if (min_rtt_us_.raw() < (std::int64_t{1} << 62))
-          gradient_div_ = divisor64{static_cast<std::uint64_t>(min_rtt_us_.raw())};
+          gradient_div_ = detail::divisor_u64{static_cast<std::uint64_t>(min_rtt_us_.raw())};
       }
       line_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.line_rate.bps())};
       serial_segment_ = p.segment / p.line_rate;
@@ -643,29 +643,6 @@ class basic_timely {
       return ratio_by<value_type>(d, per_us);
     }
 
-    // n / d rounded to nearest (ties up) for n < 2^64 - d / 2, d >= 1, by a multiplication:
-    // Granlund and Montgomery, "Division by invariant integers using multiplication" (PLDI
-    // 1994), Figure 4.1, N = 64: m' = floor(2^64 (2^l - d) / d) + 1, l = ceil(log2 d),
-    // floor(n / d) = (t + ((n - t) >> min(l, 1))) >> max(l - 1, 0), t = mulhi(m', n). Exact for
-    // every such n: the same quotient as invariant_divisor's div_nearest.
-    struct divisor64 {
-      std::uint64_t d = 0;   // the divisor (0: none)
-      std::uint64_t m = 1;   // m'
-      int sh1 = 0, sh2 = 0;  // min(l, 1), max(l - 1, 0)
-      constexpr divisor64() noexcept = default;
-      constexpr explicit divisor64(std::uint64_t v) noexcept : d(v == 0 ? 1 : v) {
-        const int l = std::bit_width(d - 1);
-        m = static_cast<std::uint64_t>((((detail::u128{1} << l) - d) << 64) / d) + 1;
-        sh1 = l < 1 ? l : 1;
-        sh2 = l > 1 ? l - 1 : 0;
-      }
-      [[nodiscard]] constexpr std::uint64_t div_nearest(std::uint64_t n) const noexcept {
-        const std::uint64_t x = n + d / 2;
-        const auto t = static_cast<std::uint64_t>((detail::u128{m} * x) >> 64);
-        return (t + ((x - t) >> sh1)) >> sh2;
-      }
-    };
-
     // normalized_gradient = d / minRTT (line 4): fixed point divides by minRTT's raw value through
     // its reciprocal (the same quotient as operator/); double divides.
     [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
@@ -673,7 +650,7 @@ class basic_timely {
         // |d| 2^F + minRTT / 2 below 2^64 (q32: |rtt_diff| < 0.5 us): a 64-bit reciprocal.
         const std::int64_t r = d.raw();
         constexpr std::int64_t lim = std::int64_t{1} << (62 - value_type::fraction_bits);
-        if (gradient_div_.d != 0 && r > -lim && r < lim) {
+        if (gradient_div_.divisor() != 0 && r > -lim && r < lim) {
           const std::uint64_t mag = r < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(r)
                                           : static_cast<std::uint64_t>(r);
           const auto q = static_cast<std::int64_t>(
@@ -730,7 +707,7 @@ class basic_timely {
       if constexpr (requires { value_type::fraction_bits; }) {
         // gap < minRTT < 2^(63-F) ns: gap 2^F + minRTT / 2 fits 64 bits and the quotient, below
         // 2^F, the number type: the value of ratio_by through a 64-bit reciprocal.
-        if (scale_div_.d != 0)
+        if (scale_div_.divisor() != 0)
           return value_type::from_raw(static_cast<std::int64_t>(scale_div_.div_nearest(
               static_cast<std::uint64_t>(gap.count()) << value_type::fraction_bits)));
       }
@@ -812,10 +789,12 @@ class basic_timely {
     // division instruction: minRTT in the policy's us for line 4 (128-bit dividends), minRTT in
     // ns for the §5 scale (64-bit dividends in fixed point).
     detail::invariant_divisor min_rtt_us_raw_{};
-    divisor64 scale_div_{};     // minRTT in ns for the §5 scale in fixed point (d = 0: not used)
-    divisor64 gradient_div_{};  // minRTT's raw value for line 4 in fixed point (d = 0: not used)
-    value_type keep_{};         // 1 - alpha (line 3)
-    value_type hai_delta_{};    // N delta (line 12 in HAI)
+    detail::divisor_u64
+        scale_div_{};  // minRTT in ns for the §5 scale in fixed point (d = 0: not used)
+    detail::divisor_u64
+        gradient_div_{};      // minRTT's raw value for line 4 in fixed point (d = 0: not used)
+    value_type keep_{};       // 1 - alpha (line 3)
+    value_type hai_delta_{};  // N delta (line 12 in HAI)
     duration window_{};
     detail::invariant_divisor line_div_{};  // line rate in bps (§3.1 serialisation)
     duration serial_segment_{};             // one segment at the line rate
