@@ -1099,3 +1099,21 @@ TEST(SwiftCompact, StateSize) {
   EXPECT_EQ(netcc::swift_compact::state_bytes, sizeof(netcc::swift_compact::flow_state));
   EXPECT_LE(sizeof(netcc::swift_compact::flow_state), 32u);
 }
+
+RC_GTEST_PROP(SwiftProp, Q32NumAckedIsTheExactQuotient, ()) {
+  // num_acked = acked bytes / MSS in q32 (a 64-bit multiplication below 2^31 B, else a 128-bit
+  // reciprocal): below one packet of window an ACK under target adds ai num_acked, so the window
+  // grows by exactly ai * ratio(acked, mss) (a window of 0.5 packet, ai = 1).
+  using q = netcc::fixed_point<31, 32>;
+  const std::int64_t mss = *rc::gen::inRange<std::int64_t>(1, 9'001);
+  const std::int64_t acked = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 3 * mss),
+                                             rc::gen::inRange<std::int64_t>(1, 1LL << 40));
+  swift_q32 cc{{.mss = netcc::bytes{mss}, .init_cwnd = 0.5}};
+  const q w0 = cc.fabric_window();
+  cc.on_ack(netcc::ack_event{
+      .now = netcc::timestamp{1'000}, .acked = netcc::bytes{acked}, .rtt = netcc::duration{1'000}});
+  RC_ASSERT(cc.last_branch() == netcc::swift_branch::increase);
+  const q expect = w0 + q{1} * netcc::ratio<q>(acked, mss);
+  const q cap{1'000'000};  // max_cwnd
+  RC_ASSERT(cc.fabric_window() == (expect < cap ? expect : cap));
+}

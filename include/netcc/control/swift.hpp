@@ -128,6 +128,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
@@ -495,6 +496,10 @@ class basic_swift {
       fs_beta_ = num<value_type>(-alpha / detail::swift_sqrt(params_.fs_max_cwnd));
       fs_range_ = number_traits<value_type>::from_int(params_.fs_range.count());
       mss_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(params_.mss.count())};
+      if constexpr (detail::swift_is_fixed<value_type>::value) {
+        if (params_.mss.count() < (std::int64_t{1} << 62))
+          mss_u64_ = detail::divisor_u64{static_cast<std::uint64_t>(params_.mss.count())};
+      }
     }
 
     /// @brief A new flow's state: both windows at init_cwnd, no RTT sample, no decrease yet.
@@ -728,7 +733,19 @@ class basic_swift {
     [[nodiscard]] constexpr value_type acked_packets(const E& e) const noexcept {
       if constexpr (requires { feedback_traits<E>::acked_bytes(e); }) {
         const std::int64_t b = bytes{feedback_traits<E>::acked_bytes(e)}.count();
-        return b > 0 ? ratio_by<value_type>(b, mss_div_) : value_type{};  // the same as ratio()
+        if (b <= 0) return value_type{};
+        if constexpr (detail::swift_is_fixed<value_type>::value) {
+          // b 2^F + MSS / 2 below 2^64 (q32: b < 2^31 B): the same quotient through a 64-bit
+          // multiplication (netcc::detail::divisor_u64) instead of a 128-bit reciprocal.
+          constexpr int fb = value_type::fraction_bits;
+          if (mss_u64_.divisor() != 0 && b < (std::int64_t{1} << (62 - fb))) {
+            const std::uint64_t q = mss_u64_.div_nearest(static_cast<std::uint64_t>(b) << fb);
+            return value_type::from_raw(q > static_cast<std::uint64_t>(value_type::raw_max)
+                                            ? value_type::raw_max
+                                            : static_cast<std::int64_t>(q));
+          }
+        }
+        return ratio_by<value_type>(b, mss_div_);  // the same as ratio()
       } else {
         return num<value_type>(1.0);
       }
@@ -749,7 +766,10 @@ class basic_swift {
     constexpr bool may_decrease(flow_state& st, timestamp& last, std::uint8_t bit, timestamp now,
                                 duration rtt) const noexcept {
       if (!(st.flags & bit)) return true;
-      std::int64_t since = detail::saturate_i64(detail::i128{now.count()} - last.count());
+      std::int64_t since = 0;  // now - last, saturating (the sign is all a step back needs)
+      if (__builtin_sub_overflow(now.count(), last.count(), &since))
+        since = now.count() < last.count() ? std::numeric_limits<std::int64_t>::min()
+                                           : std::numeric_limits<std::int64_t>::max();
       if (since < 0) {
         last = now;
         since = 0;
@@ -773,14 +793,16 @@ class basic_swift {
       if (delay < target) {
         branch = swift_branch::increase;
         // AI: cwnd + ai / cwnd * num_acked (cwnd >= 1), cwnd + ai * num_acked (cwnd < 1).
-        const value_type inc = w >= one ? additive_increase(n, w) : ai_ * n;
+        const value_type inc = w >= one ? additive_increase(n, w) : mul_nonneg(ai_, n);
         w = clamp_window(w + inc);
       } else if (delay > target && may_decrease(st, last, bit, now, rtt)) {
         // MD: max(1 - beta * (delay - target) / delay, 1 - max_mdf) * cwnd; delay > target >= 0.
         const value_type excess =
             ratio_recip<value_type>(delay.count() - target.count(), delay.count());
-        const value_type factor = one - beta_ * excess;
-        w = clamp_window(w * (factor < keep_ ? keep_ : factor));
+        // Non-negative products (beta, the excess, the window, the factor): netcc::mul_nonneg,
+        // operator*'s value without its sign and 64-bit overflow handling.
+        const value_type factor = one - mul_nonneg(beta_, excess);
+        w = clamp_window(mul_nonneg(w, factor < keep_ ? keep_ : factor));
         decreased(st, last, bit, now);
         branch = swift_branch::decrease;
       }
@@ -793,7 +815,7 @@ class basic_swift {
     [[nodiscard]] constexpr value_type additive_increase(value_type n,
                                                          value_type w) const noexcept {
       if constexpr (detail::swift_is_fixed<value_type>::value) {
-        const value_type an = ai_ * n;  // off the window's dependency chain
+        const value_type an = mul_nonneg(ai_, n);  // off the window's dependency chain
         if (an < value_type::max())
           return value_type::from_raw(static_cast<std::int64_t>(
               detail::mul_recip(static_cast<std::uint64_t>(an.raw()),
@@ -810,7 +832,7 @@ class basic_swift {
                        swift_branch& branch, timestamp now) const noexcept {
       branch = swift_branch::no_cut;
       if (!may_decrease(st, last, bit, now, st.rtt)) return;
-      w = clamp_window(w * keep_);
+      w = clamp_window(mul_nonneg(w, keep_));
       decreased(st, last, bit, now);
       branch = swift_branch::cut;
     }
@@ -836,6 +858,7 @@ class basic_swift {
     value_type fs_beta_{};                 // ns
     value_type fs_range_{};                // ns
     detail::invariant_divisor mss_div_{};  // num_acked = bytes / MSS through its reciprocal
+    detail::divisor_u64 mss_u64_{};        // the same for 64-bit dividends (fixed point)
   };
 
   /// @brief Bytes of per-flow state (sizeof(flow_state)): the two windows, their two
