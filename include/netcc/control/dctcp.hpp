@@ -223,8 +223,16 @@ struct dctcp_alpha_scaled {
       const std::uint32_t next = raw - decay + in;
       return static_cast<storage>(next < one ? next : one);
     }
-    /// @brief alpha as a number in [0, 1] (exact in double and in q32).
+    /// @brief alpha as a number in [0, 1] (exact in double and in q32: a fixed-point number with
+    /// at least FracBits fraction bits takes the units by a shift, no division).
     [[nodiscard]] static constexpr T value(storage a) noexcept {
+      if constexpr (requires {
+                      { T::fraction_bits } -> std::convertible_to<int>;
+                      T::from_raw(std::int64_t{});
+                    }) {
+        if constexpr (T::fraction_bits >= FracBits)
+          return T::from_raw(static_cast<std::int64_t>(a) << (T::fraction_bits - FracBits));
+      }
       return ratio<T>(static_cast<std::int64_t>(a), static_cast<std::int64_t>(one));
     }
     /// @brief The gain in force, 2^-shift.
