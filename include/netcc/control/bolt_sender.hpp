@@ -133,6 +133,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -966,7 +967,8 @@ class bolt_sender_compact {
   }
 
   /// @brief What a class of flows shares: the q32 configuration, with the rules as members
-  /// taking one flow's packed state (each event unpacks it, runs the q32 rule and packs it).
+  /// taking one flow's packed state (each event unpacks the fields its rule reads, runs the q32
+  /// rule and packs the state back).
   class config {
    public:
     /// @brief The configuration for parameters `p` (unchecked: invalid fields fall back as
@@ -977,7 +979,10 @@ class bolt_sender_compact {
     /// @brief A new flow's state (basic_bolt_sender::config::initial_state).
     [[nodiscard]] constexpr flow_state initial_state() const noexcept {
       flow_state st{};
-      pack(st, q_.initial_state(), true);
+      const wide_state w = q_.initial_state();
+      pack(st, w);
+      st.last_dec = low32(w.last_dec);
+      st.last_cut = low32(w.last_cut);
       return st;
     }
     /// @brief Reset `st` to a new flow's state.
@@ -987,35 +992,42 @@ class bolt_sender_compact {
     template <class E>
     requires SrcFeedback<E>
     constexpr void on_src(flow_state& st, const E& e) const noexcept {
-      wide_state w = unpack(st, feedback_traits<E>::now(e));
+      const timestamp now = feedback_traits<E>::now(e);
+      st.last_cut = age(st.last_cut, now);  // read by loss events only: kept within reach
+      wide_state w = view(st);
+      w.last_dec = clock(st.last_dec, now);
       q_.on_src(w, e);
-      pack(st, w, true);
+      pack(st, w);
+      st.last_dec = low32(w.last_dec);
     }
     /// @brief HandleAck, Algorithm 2 lines 9-14 (basic_bolt_sender::config::on_ack).
     template <class E>
     requires IncFeedback<E> && TimedFeedback<E>
     constexpr void on_ack(flow_state& st, const E& e) const noexcept {
-      wide_state w = unpack(st, feedback_traits<E>::now(e));
+      const timestamp now = feedback_traits<E>::now(e);
+      st.last_dec = age(st.last_dec, now);  // no clock is read on an ACK: both kept in reach
+      st.last_cut = age(st.last_cut, now);
+      wide_state w = view(st);
       // seq_no_at_last_ai from its low 32 bits: the sequence at the signed 32-bit distance
       // from this ACK.
       const sequence ack = feedback_traits<E>::ack_seq(e);
       const auto d = static_cast<std::int32_t>(static_cast<std::uint32_t>(ack) - st.ai_mark);
       w.ai.arm(ack - static_cast<sequence>(static_cast<std::int64_t>(d)));
       q_.on_ack(w, e);
-      pack(st, w, true);
+      pack(st, w);
       st.ai_mark = static_cast<std::uint32_t>(w.ai.mark());
     }
     /// @brief §4.2 application write (basic_bolt_sender::config::on_write).
     constexpr void on_write(flow_state& st, bytes len) const noexcept {
       wide_state w = view(st);
       q_.on_write(w, len);
-      pack(st, w, false);
+      pack(st, w);
     }
     /// @brief A data packet leaves: its FIRST/LAST/INC marks (basic_bolt_sender::config::on_send).
     constexpr bolt_marks on_send(flow_state& st, bytes payload, timestamp now = {}) const noexcept {
       wide_state w = view(st);
       const bolt_marks m = q_.on_send(w, payload, now);
-      pack(st, w, false);
+      pack(st, w);
       return m;
     }
     /// @brief on_send for a stack's send descriptor and packet.
@@ -1024,19 +1036,25 @@ class bolt_sender_compact {
     constexpr void on_send(flow_state& st, const Info& s, Packet& pkt) const noexcept {
       wide_state w = view(st);
       q_.on_send(w, s, pkt);
-      pack(st, w, false);
+      pack(st, w);
     }
     /// @brief Retransmission timeout (basic_bolt_sender::config::on_timeout).
     constexpr void on_timeout(flow_state& st, timestamp now) const noexcept {
-      wide_state w = unpack(st, now);
+      st.last_dec = age(st.last_dec, now);
+      wide_state w = view(st);
+      w.last_cut = clock(st.last_cut, now);
       q_.on_timeout(w, now);
-      pack(st, w, true);
+      pack(st, w);
+      st.last_cut = low32(w.last_cut);
     }
     /// @brief Fast recovery (basic_bolt_sender::config::on_loss).
     constexpr void on_loss(flow_state& st, timestamp now) const noexcept {
-      wide_state w = unpack(st, now);
+      st.last_dec = age(st.last_dec, now);
+      wide_state w = view(st);
+      w.last_cut = clock(st.last_cut, now);
       q_.on_loss(w, now);
-      pack(st, w, true);
+      pack(st, w);
+      st.last_cut = low32(w.last_cut);
     }
     /// @brief Fast recovery at the time of the event that revealed the loss.
     template <class E>
@@ -1131,18 +1149,25 @@ class bolt_sender_compact {
       const auto now_low = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.count()));
       std::int64_t d = static_cast<std::int32_t>(now_low - low);  // modular, C++20
       if (d > clock_horizon) d = clock_horizon;
-      return timestamp{detail::saturate_i64(detail::i128{now.count()} - d)};
+      std::int64_t t = 0;
+      if (__builtin_sub_overflow(now.count(), d, &t))
+        t = d > 0 ? std::numeric_limits<std::int64_t>::min()
+                  : std::numeric_limits<std::int64_t>::max();
+      return timestamp{t};
+    }
+    // A clock an event does not read, kept within reach: its low 32 bits, or now - clock_horizon
+    // once it is older (as clock() would read it back, then low32()).
+    [[nodiscard]] static constexpr std::uint32_t age(std::uint32_t low, timestamp now) noexcept {
+      const auto now_low = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.count()));
+      const auto d = static_cast<std::int32_t>(now_low - low);
+      return d > clock_horizon ? now_low - static_cast<std::uint32_t>(clock_horizon) : low;
+    }
+    [[nodiscard]] static constexpr std::uint32_t low32(timestamp t) noexcept {
+      return static_cast<std::uint32_t>(static_cast<std::uint64_t>(t.count()));
     }
 
-    [[nodiscard]] static constexpr wide_state unpack(const flow_state& st, timestamp now) noexcept {
-      wide_state w = view(st);
-      w.last_dec = clock(st.last_dec, now);
-      w.last_cut = clock(st.last_cut, now);
-      return w;
-    }
-
-    // Narrow `w` into `st`; the clocks only when `clocks` (events that read them).
-    static constexpr void pack(flow_state& st, const wide_state& w, bool clocks) noexcept {
+    // Narrow `w` into `st` (the clocks and the AI mark are stored by the events that use them).
+    static constexpr void pack(flow_state& st, const wide_state& w) noexcept {
       st.word = (static_cast<std::uint64_t>(w.cwnd.raw()) & raw_mask) |
                 (static_cast<std::uint64_t>(w.flags & 0xFu) << 56) |
                 (static_cast<std::uint64_t>(w.branch) << 60);
@@ -1153,10 +1178,6 @@ class bolt_sender_compact {
       const auto sent = static_cast<std::uint32_t>(w.sent < sent_limit ? w.sent : sent_limit);
       const std::uint32_t retx = w.retx < retx_limit ? w.retx : retx_limit;
       st.sent_retx = sent | (retx << 25);
-      if (clocks) {
-        st.last_dec = static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.last_dec.count()));
-        st.last_cut = static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.last_cut.count()));
-      }
     }
 
     wide_config q_;
