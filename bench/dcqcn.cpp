@@ -10,8 +10,9 @@
 //   * mixed: a recorded-style stream (a packet every 100 ns at 80 Gbps, a tick every 5 us, a
 //            CNP every 50 us for 200 us out of each ms), cost per call.
 // The flow is kept below the line rate (a CNP every 50 us or periodic CNPs) so increases do
-// real work. Counters: "state_B" (per-flow state, basic_dcqcn::state_bytes) and "object_B"
-// (the whole controller with its parameters).
+// real work. Each for double, q32 and q32 with the 32-B compact state (netcc::dcqcn_compact,
+// "<..., dcqcn_state_compact>"). Counters: "state_B" (per-flow state, basic_dcqcn::state_bytes:
+// 64 B in full width, 32 B compact) and "object_B" (the whole controller with its parameters).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -20,27 +21,28 @@
 
 namespace {
 
-template <class Policy>
+template <class Policy, class Storage>
 void counters(benchmark::State& state) {
-  state.counters["state_B"] = static_cast<double>(netcc::basic_dcqcn<Policy>::state_bytes);
-  state.counters["object_B"] = static_cast<double>(sizeof(netcc::basic_dcqcn<Policy>));
+  using C = netcc::basic_dcqcn<Policy, Storage>;
+  state.counters["state_B"] = static_cast<double>(C::state_bytes);
+  state.counters["object_B"] = static_cast<double>(sizeof(C));
 }
 
-template <class Policy>
+template <class Policy, class Storage = netcc::dcqcn_state_full>
 void BM_dcqcn_cnp(benchmark::State& state) {
-  netcc::basic_dcqcn<Policy> rp{};
+  netcc::basic_dcqcn<Policy, Storage> rp{};
   std::int64_t t = 0;
   for (auto _ : state) {
     t += 50'000;
     rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{t}});
     benchmark::DoNotOptimize(rp);
   }
-  counters<Policy>(state);
+  counters<Policy, Storage>(state);
 }
 
-template <class Policy>
+template <class Policy, class Storage = netcc::dcqcn_state_full>
 void BM_dcqcn_timer(benchmark::State& state) {
-  netcc::basic_dcqcn<Policy> rp{};
+  netcc::basic_dcqcn<Policy, Storage> rp{};
   std::int64_t t = 0;
   std::uint64_t n = 0;
   for (auto _ : state) {
@@ -49,12 +51,12 @@ void BM_dcqcn_timer(benchmark::State& state) {
     rp.on_timer(netcc::timestamp{t});
     benchmark::DoNotOptimize(rp);
   }
-  counters<Policy>(state);
+  counters<Policy, Storage>(state);
 }
 
-template <class Policy>
+template <class Policy, class Storage = netcc::dcqcn_state_full>
 void BM_dcqcn_send(benchmark::State& state) {
-  netcc::basic_dcqcn<Policy> rp{};
+  netcc::basic_dcqcn<Policy, Storage> rp{};
   rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{0}});
   std::int64_t t = 0;
   for (auto _ : state) {
@@ -62,12 +64,12 @@ void BM_dcqcn_send(benchmark::State& state) {
     rp.on_send(netcc::bytes{1000}, netcc::timestamp{t});
     benchmark::DoNotOptimize(rp);
   }
-  counters<Policy>(state);
+  counters<Policy, Storage>(state);
 }
 
-template <class Policy>
+template <class Policy, class Storage = netcc::dcqcn_state_full>
 void BM_dcqcn_stage(benchmark::State& state) {
-  netcc::basic_dcqcn<Policy> rp{};
+  netcc::basic_dcqcn<Policy, Storage> rp{};
   std::int64_t t = 0;
   std::uint64_t n = 0;
   for (auto _ : state) {
@@ -76,12 +78,12 @@ void BM_dcqcn_stage(benchmark::State& state) {
     rp.on_send(netcc::bytes{10'000'000}, netcc::timestamp{t});
     benchmark::DoNotOptimize(rp);
   }
-  counters<Policy>(state);
+  counters<Policy, Storage>(state);
 }
 
-template <class Policy>
+template <class Policy, class Storage = netcc::dcqcn_state_full>
 void BM_dcqcn_mixed(benchmark::State& state) {
-  netcc::basic_dcqcn<Policy> rp{};
+  netcc::basic_dcqcn<Policy, Storage> rp{};
   std::int64_t t = 0;
   for (auto _ : state) {
     t += 100;
@@ -94,7 +96,7 @@ void BM_dcqcn_mixed(benchmark::State& state) {
     }
     benchmark::DoNotOptimize(rp);
   }
-  counters<Policy>(state);
+  counters<Policy, Storage>(state);
 }
 
 BENCHMARK(BM_dcqcn_cnp<netcc::arith::ieee_double>);
@@ -107,5 +109,10 @@ BENCHMARK(BM_dcqcn_stage<netcc::arith::ieee_double>);
 BENCHMARK(BM_dcqcn_stage<netcc::arith::q32>);
 BENCHMARK(BM_dcqcn_mixed<netcc::arith::ieee_double>);
 BENCHMARK(BM_dcqcn_mixed<netcc::arith::q32>);
+BENCHMARK_TEMPLATE(BM_dcqcn_cnp, netcc::arith::q32, netcc::dcqcn_state_compact);
+BENCHMARK_TEMPLATE(BM_dcqcn_timer, netcc::arith::q32, netcc::dcqcn_state_compact);
+BENCHMARK_TEMPLATE(BM_dcqcn_send, netcc::arith::q32, netcc::dcqcn_state_compact);
+BENCHMARK_TEMPLATE(BM_dcqcn_stage, netcc::arith::q32, netcc::dcqcn_state_compact);
+BENCHMARK_TEMPLATE(BM_dcqcn_mixed, netcc::arith::q32, netcc::dcqcn_state_compact);
 
 }  // namespace

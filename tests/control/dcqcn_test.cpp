@@ -2,7 +2,8 @@
 // DCQCN reaction point (netcc/control/dcqcn.hpp): hand-computed examples of DCQCN SIGCOMM'15
 // §3.1 and the network-calculus seed's §V rules, Table I and Table II, and RapidCheck properties
 // (bounds, a CNP never raises R_C, Table I for every increase event, late timers equal step-by-
-// step timers, double and q32 agree).
+// step timers, double and q32 agree; config with an external flow_state equals the object; the
+// 32-B compact state against q32 within its stated bound), and the compact ranges' validation.
 #include <netcc/control/dcqcn.hpp>
 
 #include <gtest/gtest.h>
@@ -539,4 +540,151 @@ RC_GTEST_PROP(DcqcnProperties, DoubleAndFixedPointAgree, ()) {
     RC_ASSERT(std::abs(mbps(d.target_mbps()) - mbps(q.target_mbps())) <= 1e-3);
     RC_ASSERT(std::abs(d.alpha() - q.alpha().to_double()) <= 1e-6);
   }
+}
+
+// ---------------------------------------------------------------- config, flow_state, compact
+
+TEST(Dcqcn, ConfigRunsAnArrayOfCompactStates) {
+  static_assert(netcc::dcqcn_compact::state_bytes == 32);
+  static_assert(q32_dcqcn::state_bytes == 64);
+  const netcc::dcqcn_compact::config cfg{{}};
+  std::vector<netcc::dcqcn_compact::flow_state> flows(3, cfg.initial_state());
+  EXPECT_EQ(sizeof(flows[0]), 32u);
+  // The first CNP halves the line rate; one T later fast recovery takes R_C half way back.
+  cfg.on_cnp(flows[1], cnp(10'000));
+  EXPECT_EQ(cfg.rate(flows[1]), 20_Gbps);
+  EXPECT_EQ(cfg.target_rate(flows[1]), 40_Gbps);
+  cfg.on_timer(flows[1], netcc::timestamp{65'000});
+  EXPECT_EQ(cfg.rate(flows[1]), 30_Gbps);
+  EXPECT_EQ(cfg.timer_count(flows[1]), 1u);
+  EXPECT_EQ(cfg.phase(flows[1]), netcc::dcqcn_phase::fast_recovery);
+  // One B of bytes: one byte-counter event, with no division (less than 2 B at once).
+  cfg.on_send(flows[1], 10_MB, netcc::timestamp{66'000});
+  EXPECT_EQ(cfg.byte_count(flows[1]), 1u);
+  EXPECT_EQ(cfg.rate(flows[1]), 35_Gbps);
+  EXPECT_EQ(cfg.last_time(flows[1]), netcc::timestamp{66'000});
+  for (const std::size_t i : {0u, 2u}) {
+    EXPECT_EQ(cfg.rate(flows[i]), 40_Gbps);
+    EXPECT_EQ(cfg.cnps(flows[i]), 0u);
+    EXPECT_EQ(cfg.last_time(flows[i]), netcc::timestamp::min());
+  }
+}
+
+TEST(Dcqcn, CompactCountersSaturateAndRangesAreValidated) {
+  netcc::dcqcn_compact c{{.r_ai = 0_bps, .r_hi = 0_bps}};
+  q32_dcqcn q{{.r_ai = 0_bps, .r_hi = 0_bps}};
+  for (std::int64_t k = 0; k < 300; ++k) {
+    c.on_cnp(cnp(k));
+    q.on_cnp(cnp(k));
+  }
+  EXPECT_EQ(q.cnps(), 300u);
+  EXPECT_EQ(c.cnps(), 255u);
+  c.on_timer(netcc::timestamp{300 + 1000 * 55'000});  // 1000 rate-timer periods
+  q.on_timer(netcc::timestamp{300 + 1000 * 55'000});
+  EXPECT_EQ(q.timer_count(), 1000u);
+  EXPECT_EQ(c.timer_count(), 255u);
+  EXPECT_EQ(c.phase(), q.phase());
+  EXPECT_NEAR(c.current_mbps().to_double(), q.current_mbps().to_double(), 0x1p-11);
+  const netcc::dcqcn_params wide{
+      .line_rate = 2_Tbps, .rate_timer = netcc::duration{20'000'000}, .r_hi = 1_Mbps, .f = 255};
+  const auto v = netcc::validate(wide, netcc::dcqcn_state_compact{});
+  ASSERT_EQ(v.size(), 3u);  // r_hi's rule needs F below 255
+  EXPECT_EQ(v[0].message(),
+            "dcqcn.line_rate = 2000000000000 bps: must be at most 1 Tbps in the "
+            "compact state");
+  EXPECT_EQ(v[1].message(),
+            "dcqcn.rate_timer = 20000000 ns: must be at most 16777215 ns in the compact state");
+  EXPECT_EQ(v[2].message(), "dcqcn.f = 255: must be at most 254 in the compact state");
+  EXPECT_TRUE(netcc::validate(wide).ok());
+  const netcc::dcqcn_compact fallen{wide};
+  EXPECT_EQ(fallen.params().line_rate, 40_Gbps);
+  EXPECT_EQ(fallen.params().rate_timer, 55_us);
+  EXPECT_EQ(fallen.params().f, 5u);
+  // R_HI too small to reach a 100 Gbps line before i_T, i_B saturate at 255 (F = 5).
+  const auto h = netcc::validate(netcc::dcqcn_params{.line_rate = 100_Gbps, .r_hi = 1_Mbps},
+                                 netcc::dcqcn_state_compact{});
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_EQ(h[0].field, "dcqcn.r_hi");
+  EXPECT_TRUE(netcc::validate(netcc::dcqcn_params{}, netcc::dcqcn_state_compact{}).ok());
+}
+
+namespace {
+
+template <class C>
+void same_as_object(const C& obj, const typename C::config& cfg, const typename C::flow_state& st) {
+  RC_ASSERT(cfg.rate(st) == obj.rate());
+  RC_ASSERT(cfg.target_rate(st) == obj.target_rate());
+  RC_ASSERT(cfg.current_mbps(st) == obj.current_mbps());
+  RC_ASSERT(cfg.target_mbps(st) == obj.target_mbps());
+  RC_ASSERT(cfg.alpha(st) == obj.alpha());
+  RC_ASSERT(cfg.timer_count(st) == obj.timer_count());
+  RC_ASSERT(cfg.byte_count(st) == obj.byte_count());
+  RC_ASSERT(cfg.byte_remainder(st) == obj.byte_remainder());
+  RC_ASSERT(cfg.phase(st) == obj.phase());
+  RC_ASSERT(cfg.cnps(st) == obj.cnps());
+  RC_ASSERT(cfg.last_time(st) == obj.last_time());
+}
+
+template <class C>
+void config_equals_object(const netcc::dcqcn_params& p, const std::vector<op>& ops) {
+  C obj{p};
+  const typename C::config cfg{p};
+  auto st = cfg.initial_state();
+  same_as_object(obj, cfg, st);
+  for (const auto& o : ops) {
+    apply(obj, o);
+    if (o.kind == 0) {
+      cfg.on_cnp(st, cnp(o.t));
+    } else if (o.kind == 1) {
+      cfg.on_timer(st, netcc::timestamp{o.t});
+    } else {
+      cfg.on_send(st, netcc::bytes{o.bytes}, netcc::timestamp{o.t});
+    }
+    same_as_object(obj, cfg, st);
+  }
+}
+
+}  // namespace
+
+RC_GTEST_PROP(DcqcnProperties, ConfigWithExternalFlowStateEqualsTheObject, ()) {
+  const auto p = gen_params();
+  const auto ops = gen_ops();
+  config_equals_object<netcc::dcqcn>(p, ops);
+  config_equals_object<q32_dcqcn>(p, ops);
+  config_equals_object<netcc::dcqcn_compact>(p, ops);
+}
+
+RC_GTEST_PROP(DcqcnProperties, CompactAgreesWithQ32WithinItsBound, ()) {
+  // gen_params stays within the compact ranges (line rate <= 100 Gbps, timers <= 300 us, F <=
+  // 7, whole-Mbps steps; R_HI = 50 Mbps reaches 1.5 Tbps before the counters saturate).
+  const auto p = gen_params();
+  RC_ASSERT(netcc::validate(p, netcc::dcqcn_state_compact{}).ok());
+  q32_dcqcn q{p};
+  netcc::dcqcn_compact c{p};
+  const double line = static_cast<double>(p.line_rate.bps()) / 1e6;
+  const double alpha_bound = 0x1p-31 / p.g + 0x1p-31;
+  double worst = 0;
+  for (const auto& o : gen_ops()) {
+    apply(q, o);
+    apply(c, o);
+    // The same rule on every event: the counters (up to their saturation), the phase, the CNP
+    // count (up to 255), the byte remainder and the clock.
+    RC_ASSERT(c.timer_count() == std::min(q.timer_count(), 255u));
+    RC_ASSERT(c.byte_count() == std::min(q.byte_count(), 255u));
+    RC_ASSERT(c.phase() == q.phase());
+    RC_ASSERT(c.cnps() == std::min(q.cnps(), 255u));
+    RC_ASSERT(c.byte_remainder() == q.byte_remainder());
+    RC_ASSERT(c.last_time() == q.last_time());
+    // Values within the stated bounds: alpha within 2^-31 / g; rates within (CNPs + 2)
+    // (line 2^-30 / g + 2^-10) Mbps.
+    RC_ASSERT(std::abs(c.alpha().to_double() - q.alpha().to_double()) <= alpha_bound);
+    const double rate_bound = (static_cast<double>(q.cnps()) + 2) * (line * 0x1p-30 / p.g + 0x1p-10);
+    const double dr = std::abs(c.current_mbps().to_double() - q.current_mbps().to_double());
+    const double dt = std::abs(c.target_mbps().to_double() - q.target_mbps().to_double());
+    RC_ASSERT(dr <= rate_bound);
+    RC_ASSERT(dt <= rate_bound);
+    RC_ASSERT(c.current_mbps() <= c.target_mbps());
+    worst = std::max(worst, std::max(dr, dt) / rate_bound);
+  }
+  RC_CLASSIFY(worst > 0.01, "rate difference above 1% of the bound");
 }

@@ -52,5 +52,27 @@ static_assert(dormant_until_first_cnp<netcc::arith::q32>());
 static_assert(netcc::CnpFeedback<netcc::cnp_event>);
 static_assert(netcc::dcqcn::state_bytes == 64);
 static_assert(netcc::basic_dcqcn<netcc::arith::q32>::state_bytes == 64);
+static_assert(netcc::dcqcn_compact::state_bytes == 32);
+static_assert(sizeof(netcc::dcqcn_compact::flow_state) == 32);
+
+// The compact state follows the same hand-computed steps (every value on its 2^-12 Mbps grid),
+// and a config with an external flow_state evaluates as the object does.
+template <class Policy, class Storage>
+constexpr std::int64_t cut_then_recover_in() {
+  netcc::basic_dcqcn<Policy, Storage> rp{};
+  rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{10'000}});
+  rp.on_timer(netcc::timestamp{65'000});
+  return rp.rate().bps();
+}
+static_assert(cut_then_recover_in<netcc::arith::q32, netcc::dcqcn_state_compact>() ==
+              30'000'000'000);
+constexpr bool config_matches_object() {
+  const netcc::dcqcn_compact::config cfg{};
+  auto st = cfg.initial_state();
+  cfg.on_cnp(st, netcc::cnp_event{.now = netcc::timestamp{10'000}});
+  cfg.on_timer(st, netcc::timestamp{65'000});
+  return cfg.rate(st).bps() == cut_then_recover_in<netcc::arith::q32, netcc::dcqcn_state_compact>();
+}
+static_assert(config_matches_object());
 
 }  // namespace

@@ -95,6 +95,11 @@
 ///   least every 4096 T and sends at most 4096 B per call loses nothing).
 /// - Counters saturate at 2^32 - 1; B is at most 2^32 - 1 bytes (the remainder is 32 bits).
 /// - Invalid parameters fall back to their defaults (the controller never fails).
+/// - Configuration and per-flow state: netcc::basic_dcqcn::config (parameters and derived
+///   rates, shared by the flows of a NIC or path class) runs the event logic on a
+///   netcc::basic_dcqcn::flow_state (64 B in full width). netcc::dcqcn_compact keeps it in 32
+///   B (rates on a 2^-12 Mbps grid, alpha in 2^-31, 56-bit clock with 24-bit timer offsets,
+///   8-bit stage counters); its comment states the ranges and the bound against q32.
 ///
 /// @code
 /// using namespace netcc::literals;
@@ -108,6 +113,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/core/arith.hpp"
@@ -258,34 +264,597 @@ enum class dcqcn_phase : std::uint8_t {
   return std::uint64_t{lo} - f + (h == dcqcn_hyper::from_one ? 1 : 0);
 }
 
+/// @brief Storage of basic_dcqcn's per-flow state: the policy's numbers, 64-bit times and
+/// 32-bit counters (the default, exact).
+/// @code
+/// netcc::basic_dcqcn<netcc::arith::q32, netcc::dcqcn_state_full> rp;   // 64-B state
+/// @endcode
+struct dcqcn_state_full {};
+/// @brief Storage of basic_dcqcn's per-flow state in 32 B (q32 only; netcc::dcqcn_compact
+/// states the ranges).
+/// @code
+/// netcc::basic_dcqcn<netcc::arith::q32, netcc::dcqcn_state_compact> rp;   // = dcqcn_compact
+/// @endcode
+struct dcqcn_state_compact {};
+
+/// @brief Largest line rate of the compact state (its rates are 32-bit counts of 2^-12 Mbps).
+inline constexpr bit_rate dcqcn_compact_max_line_rate{1'000'000'000'000};
+/// @brief Longest rate timer T and alpha timer K of the compact state (24-bit offsets, ns).
+inline constexpr duration dcqcn_compact_max_timer{0xFF'FFFF};
+/// @brief Where the compact state's stage counters i_T and i_B saturate.
+inline constexpr std::uint32_t dcqcn_compact_max_count = 255;
+
+/// @brief Check DCQCN parameters for the compact state (netcc::dcqcn_compact): every rule of
+/// netcc::validate(const dcqcn_params&), and the compact ranges: line_rate at most 1 Tbps,
+/// rate_timer and alpha_timer at most 2^24 - 1 ns, F at most 254, and (for the hyper step to
+/// reach the line rate before the 8-bit counters saturate) r_hi = 0 or line_rate <= r_hi (255 -
+/// F)(256 - F) / 2. A controller falls back to the defaults for the first three; the last
+/// keeps the hyper step at (255 - F) R_HI once a counter saturates.
+/// @code
+/// auto v = netcc::validate(netcc::dcqcn_params{.rate_timer = netcc::duration{20'000'000}},
+///                          netcc::dcqcn_state_compact{});
+/// // v names dcqcn.rate_timer: "must be at most 16777215 ns in the compact state"
+/// @endcode
+[[nodiscard]] inline validation validate(const dcqcn_params& p, dcqcn_state_compact /*tag*/) {
+  validation v = validate(p);
+  v.check(p.line_rate <= dcqcn_compact_max_line_rate, "dcqcn.line_rate", p.line_rate,
+          "must be at most 1 Tbps in the compact state");
+  v.check(p.rate_timer <= dcqcn_compact_max_timer, "dcqcn.rate_timer", p.rate_timer,
+          "must be at most 16777215 ns in the compact state");
+  v.check(p.alpha_timer <= dcqcn_compact_max_timer, "dcqcn.alpha_timer", p.alpha_timer,
+          "must be at most 16777215 ns in the compact state");
+  v.check(p.f <= dcqcn_compact_max_count - 1, "dcqcn.f", p.f,
+          "must be at most 254 in the compact state");
+  if (p.f >= 1 && p.f < dcqcn_compact_max_count && p.r_hi > bit_rate{0}) {
+    const std::uint64_t span =
+        std::uint64_t{dcqcn_compact_max_count - p.f} * (dcqcn_compact_max_count + 1 - p.f) / 2;
+    const double reach = static_cast<double>(p.r_hi.bps()) * static_cast<double>(span);
+    v.check(static_cast<double>(p.line_rate.bps()) <= reach, "dcqcn.r_hi", p.r_hi,
+            "must be 0 or at least 2 line_rate / ((255 - F)(256 - F)) in the compact state");
+  }
+  return v;
+}
+
+namespace detail {
+
+// The per-flow state of basic_dcqcn in full width; also the working form the event logic runs
+// on for the compact state.
+template <class T>
+struct dcqcn_full_state {
+  T r_c{};                            // R_C, Mbps
+  T r_t{};                            // R_T, Mbps
+  T alpha{};                          // alpha
+  timestamp last = timestamp::min();  // latest time seen
+  timestamp next_rate{};              // next rate-timer expiry (max(): never)
+  timestamp next_alpha{};             // next alpha-timer expiry (max(): never)
+  std::uint32_t byte_acc = 0;         // bytes toward the next i_B increment
+  std::uint32_t i_t = 0;              // i_T
+  std::uint32_t i_b = 0;              // i_B
+  std::uint32_t cnps = 0;             // CNPs taken; 0: timers not started
+};
+
+// The 32-B per-flow state of netcc::dcqcn_compact (see its comment for the ranges).
+struct dcqcn_compact_state {
+  static constexpr int rate_shift = 20;  // q32 raw Mbps (2^-32) to 2^-12 Mbps
+  static constexpr std::int64_t no_time = -(std::int64_t{1} << 55);  // timestamp::min()
+  static constexpr std::int64_t time_max = (std::int64_t{1} << 55) - 1;
+  static constexpr std::uint64_t time_mask = (std::uint64_t{1} << 56) - 1;
+  static constexpr std::uint64_t offset_mask = 0xFF'FFFF;
+
+  // bits 0-55: the latest time in ns (signed; no_time: none yet); 56-63: CNPs (saturating)
+  std::uint64_t clock = static_cast<std::uint64_t>(no_time) & time_mask;
+  std::uint32_t r_c = 0;       // R_C in 2^-12 Mbps
+  std::uint32_t r_t = 0;       // R_T in 2^-12 Mbps
+  std::uint32_t alpha = 0;     // alpha in 2^-31
+  std::uint32_t byte_acc = 0;  // bytes toward the next i_B increment
+  // bits 0-23: next rate-timer expiry - latest time; 24-47: next alpha-timer expiry - latest
+  // time (both 0 before the first CNP); 48-55: i_T; 56-63: i_B (both saturating at 255)
+  std::uint64_t timers = 0;
+
+  using work = dcqcn_full_state<arith::q32::value_type>;
+
+  [[nodiscard]] constexpr work load() const noexcept {
+    using T = arith::q32::value_type;
+    work w;
+    w.r_c = T::from_raw(static_cast<std::int64_t>(r_c) << rate_shift);
+    w.r_t = T::from_raw(static_cast<std::int64_t>(r_t) << rate_shift);
+    w.alpha = T::from_raw(static_cast<std::int64_t>(alpha) << 1);
+    const std::int64_t t = static_cast<std::int64_t>(clock << 8) >> 8;  // sign-extend 56 bits
+    w.last = t == no_time ? timestamp::min() : timestamp{t};
+    w.cnps = static_cast<std::uint32_t>(clock >> 56);
+    if (w.cnps == 0) {
+      w.next_rate = w.next_alpha = timestamp::max();
+    } else {
+      w.next_rate = timestamp{t + static_cast<std::int64_t>(timers & offset_mask)};
+      w.next_alpha = timestamp{t + static_cast<std::int64_t>((timers >> 24) & offset_mask)};
+    }
+    w.byte_acc = byte_acc;
+    w.i_t = static_cast<std::uint32_t>((timers >> 48) & 0xFF);
+    w.i_b = static_cast<std::uint32_t>(timers >> 56);
+    return w;
+  }
+
+  [[nodiscard]] constexpr std::uint32_t cnp_count() const noexcept {
+    return static_cast<std::uint32_t>(clock >> 56);
+  }
+  // The clock moved to `t` in place when that runs no timer (advance's rule on the stored
+  // fields): true when done (or `t` is not after the latest time: nothing moves); false, with
+  // nothing changed, when a timer falls due by `t` or `t` lies past the clock's range.
+  constexpr bool move_clock(std::int64_t t) noexcept {
+    const std::int64_t l = static_cast<std::int64_t>(clock << 8) >> 8;
+    if (t <= l) return true;
+    if (t > time_max) return false;
+    if (cnp_count() != 0) {  // started: both expiries must stay after t
+      const auto dt = static_cast<std::uint64_t>(t - l);
+      if (dt >= (timers & offset_mask) || dt >= ((timers >> 24) & offset_mask)) return false;
+      timers -= dt | (dt << 24);
+    }
+    clock = (static_cast<std::uint64_t>(t) & time_mask) | (clock & ~time_mask);
+    return true;
+  }
+
+  static constexpr std::uint32_t narrow_rate(std::int64_t raw) noexcept {
+    const std::int64_t r = raw > 0 ? raw : 0;
+    const std::int64_t u = (r + (std::int64_t{1} << (rate_shift - 1))) >> rate_shift;
+    return static_cast<std::uint32_t>(u < 0xFFFF'FFFF ? u : 0xFFFF'FFFF);
+  }
+  static constexpr std::uint64_t saturate(std::uint32_t v, std::uint32_t cap) noexcept {
+    return v < cap ? v : cap;
+  }
+  static constexpr std::uint64_t offset(timestamp next, std::int64_t t) noexcept {
+    const std::int64_t d = next.count() - t;  // in (0, T] within the ranges
+    return static_cast<std::uint64_t>(d < 0 ? 0
+                                            : (d > std::int64_t{offset_mask} ? offset_mask : d));
+  }
+  // Rates and alpha rounded to nearest; times within +-(2^55 - 1) ns, counters saturating.
+  constexpr void store(const work& w) noexcept {
+    r_c = narrow_rate(w.r_c.raw());
+    r_t = narrow_rate(w.r_t.raw());
+    const std::int64_t a = w.alpha.raw() > 0 ? w.alpha.raw() : 0;
+    alpha = static_cast<std::uint32_t>((a + 1) >> 1);  // alpha <= 1: at most 2^31
+    std::int64_t t = no_time;
+    if (w.last != timestamp::min())
+      t = w.last.count() < -time_max ? -time_max
+                                     : (w.last.count() > time_max ? time_max : w.last.count());
+    clock = (static_cast<std::uint64_t>(t) & time_mask) | (saturate(w.cnps, 255) << 56);
+    byte_acc = w.byte_acc;
+    const std::uint64_t offs =
+        w.cnps == 0 ? 0 : offset(w.next_rate, t) | (offset(w.next_alpha, t) << 24);
+    timers = offs | (saturate(w.i_t, dcqcn_compact_max_count) << 48) |
+             (saturate(w.i_b, dcqcn_compact_max_count) << 56);
+  }
+};
+
+template <class T, class S>
+struct dcqcn_storage {
+  using type = dcqcn_full_state<T>;
+};
+template <>
+struct dcqcn_storage<arith::q32::value_type, dcqcn_state_compact> {
+  using type = dcqcn_compact_state;
+};
+
+// x / 2 as the policy's x * 0.5 computes it: a rounding shift in fixed point (the same value,
+// ties away from zero, without the 128-bit product a rate times 0.5 takes).
+template <class T>
+[[nodiscard]] constexpr T dcqcn_half(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return x * 0.5;
+  } else {
+    const std::int64_t r = x.raw();
+    const std::uint64_t sign = r < 0 ? ~std::uint64_t{0} : 0;
+    const std::uint64_t m = (static_cast<std::uint64_t>(r) ^ sign) - sign;
+    const std::uint64_t q = (m >> 1) + (m & 1);
+    return T::from_raw(static_cast<std::int64_t>((q ^ sign) - sign));
+  }
+}
+
+}  // namespace detail
+
 /// @brief The DCQCN reaction point (DCQCN SIGCOMM'15 §3.1; seed §V, Tables I and II) over
 /// arithmetic policy `Policy`.
 ///
 /// rate() is in [min_rate, line_rate], R_C <= R_T and alpha() in [0, 1] after any call
-/// sequence; a CNP never raises R_C. No allocation, no virtual functions, no clock reads; the
-/// per-flow state is state_bytes (64 B) next to the parameters.
+/// sequence; a CNP never raises R_C. No allocation, no virtual functions, no clock reads.
+///
+/// Configuration and per-flow state. The controller is a netcc::basic_dcqcn::config (the
+/// parameters and the constants derived from them, shared by every flow of a NIC or path class)
+/// and a netcc::basic_dcqcn::flow_state (what changes per flow); the event logic is written
+/// once, as members of config taking the state (`cfg.on_cnp(st, e)`), and the controller
+/// forwards to it. With `Storage` = netcc::dcqcn_state_full (the default) the state keeps the
+/// policy's numbers and 64-bit times (64 B); with netcc::dcqcn_state_compact (q32 only,
+/// netcc::dcqcn_compact) 32 B, unpacked in registers for each event.
 /// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
+/// @tparam Storage netcc::dcqcn_state_full or (with q32) netcc::dcqcn_state_compact
 /// @code
 /// netcc::basic_dcqcn<netcc::arith::q32> rp{{}};
 /// rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{0}});
 /// rp.on_send(netcc::bytes{10'000'000}, netcc::timestamp{1000});  // i_B = 1: fast recovery
 /// @endcode
-template <ArithmeticPolicy Policy = arith::ieee_double>
-class basic_dcqcn {
+template <ArithmeticPolicy Policy = arith::ieee_double, class Storage = dcqcn_state_full>
+requires std::is_same_v<Storage, dcqcn_state_full> ||
+    (std::is_same_v<Storage, dcqcn_state_compact>&&
+         std::is_same_v<typename Policy::value_type, arith::q32::value_type>)class basic_dcqcn {
  public:
   /// @brief The number type of the rates (Mbps) and alpha.
   using value_type = typename Policy::value_type;
-
-  /// @brief A reaction point with parameters `p` (invalid fields fall back to defaults).
   /// @brief The parameter struct.
   using params_type = dcqcn_params;
   /// @brief Events consumed (netcc::controller_traits): CNPs, timer ticks (the alpha and rate
   /// timers) and sends (the byte counter).
   static constexpr event_set events = cc_event::cnp | cc_event::timer | cc_event::send;
 
+  /// @brief Whether flow_state is the 32-B compact form (netcc::dcqcn_state_compact).
+  static constexpr bool compact = std::is_same_v<Storage, dcqcn_state_compact>;
+  /// @brief One flow's state (trivially copyable): R_C, R_T, alpha, the latest time, the next
+  /// rate- and alpha-timer expiries, the byte remainder, i_T, i_B and the CNP count. Read it
+  /// through config.
+  using flow_state = typename detail::dcqcn_storage<value_type, Storage>::type;
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the parameters (invalid fields fallen back) and the
+  /// constants derived from them, with the event logic as members taking one flow's state.
+  /// @code
+  /// const netcc::dcqcn_compact::config cfg{{}};
+  /// std::vector<netcc::dcqcn_compact::flow_state> flows(1000, cfg.initial_state());  // 32 kB
+  /// cfg.on_cnp(flows[7], netcc::cnp_event{.now = netcc::timestamp{10'000}});
+  /// netcc::bit_rate r = cfg.rate(flows[7]);  // 20 Gbps
+  /// @endcode
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields fall back to defaults).
+    constexpr explicit config(const dcqcn_params& p = {}) noexcept { configure(p); }
+
+    /// @brief A new flow's state: R_C = R_T = line rate, alpha = alpha_init, timers not started.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      init(st);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept {
+      work s{};
+      s.r_c = s.r_t = line_mbps_;  // seed §V: both start at the line rate
+      s.alpha =
+          clamp_num(num<value_type>(params_.alpha_init), num<value_type>(0), num<value_type>(1));
+      s.next_rate = s.next_alpha = timestamp::max();  // not started before the first CNP
+      put(st, s);
+    }
+
+    /// @brief basic_dcqcn::on_cnp for the flow of state `st`.
+    template <class E>
+    requires CnpFeedback<E>
+    constexpr void on_cnp(flow_state& st, const E& e) const noexcept {
+      if constexpr (compact) {
+        work s = st.load();
+        handle_cnp(s, feedback_traits<E>::now(e));
+        st.store(s);
+      } else {
+        handle_cnp(st, feedback_traits<E>::now(e));
+      }
+    }
+    /// @brief basic_dcqcn::on_timer for the flow of state `st`.
+    constexpr void on_timer(flow_state& st, timestamp now) const noexcept {
+      if constexpr (compact) {
+        if (st.move_clock(now.count())) return;  // no timer due: the clock alone moves
+        work s = st.load();
+        advance(s, now);
+        st.store(s);
+      } else {
+        advance(st, now);
+      }
+    }
+    /// @brief basic_dcqcn::on_send for the flow of state `st`.
+    constexpr void on_send(flow_state& st, bytes b, timestamp now) const noexcept {
+      if constexpr (compact) {
+        // The usual packet: no timer due and no B completed; the clock and the remainder
+        // move on the stored fields (handle_send's rules), the rest is not unpacked.
+        const auto bc = static_cast<std::uint64_t>(params_.byte_counter.count());
+        if (st.cnp_count() == 0 || b <= bytes{0}) {
+          if (st.move_clock(now.count())) return;
+        } else if (static_cast<std::uint64_t>(b.count()) < bc - st.byte_acc) {
+          if (st.move_clock(now.count())) {
+            st.byte_acc += static_cast<std::uint32_t>(b.count());
+            return;
+          }
+        }
+        work s = st.load();
+        handle_send(s, b, now);
+        st.store(s);
+      } else {
+        handle_send(st, b, now);
+      }
+    }
+
+    /// @brief basic_dcqcn::rate of state `st`.
+    [[nodiscard]] constexpr bit_rate rate(const flow_state& st) const noexcept {
+      return to_rate(current_mbps(st));
+    }
+    /// @brief basic_dcqcn::target_rate of state `st`.
+    [[nodiscard]] constexpr bit_rate target_rate(const flow_state& st) const noexcept {
+      return to_rate(target_mbps(st));
+    }
+    /// @brief basic_dcqcn::current_mbps of state `st`.
+    [[nodiscard]] constexpr value_type current_mbps(const flow_state& st) const noexcept {
+      return get(st).r_c;
+    }
+    /// @brief basic_dcqcn::target_mbps of state `st`.
+    [[nodiscard]] constexpr value_type target_mbps(const flow_state& st) const noexcept {
+      return get(st).r_t;
+    }
+    /// @brief basic_dcqcn::alpha of state `st`.
+    [[nodiscard]] constexpr value_type alpha(const flow_state& st) const noexcept {
+      return get(st).alpha;
+    }
+    /// @brief basic_dcqcn::timer_count of state `st`.
+    [[nodiscard]] constexpr std::uint32_t timer_count(const flow_state& st) const noexcept {
+      return get(st).i_t;
+    }
+    /// @brief basic_dcqcn::byte_count of state `st`.
+    [[nodiscard]] constexpr std::uint32_t byte_count(const flow_state& st) const noexcept {
+      return get(st).i_b;
+    }
+    /// @brief basic_dcqcn::byte_remainder of state `st`.
+    [[nodiscard]] constexpr bytes byte_remainder(const flow_state& st) const noexcept {
+      return bytes{st.byte_acc};
+    }
+    /// @brief basic_dcqcn::phase of state `st`.
+    [[nodiscard]] constexpr dcqcn_phase phase(const flow_state& st) const noexcept {
+      const work s = get(st);
+      return dcqcn_phase_of(s.i_t, s.i_b, params_.f);
+    }
+    /// @brief basic_dcqcn::cnps of state `st`.
+    [[nodiscard]] constexpr std::uint32_t cnps(const flow_state& st) const noexcept {
+      return get(st).cnps;
+    }
+    /// @brief basic_dcqcn::last_time of state `st`.
+    [[nodiscard]] constexpr timestamp last_time(const flow_state& st) const noexcept {
+      return get(st).last;
+    }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const dcqcn_params& params() const noexcept { return params_; }
+
+   private:
+    using work = detail::dcqcn_full_state<value_type>;
+
+    static constexpr work get(const flow_state& st) noexcept {
+      if constexpr (compact) {
+        return st.load();
+      } else {
+        return st;
+      }
+    }
+    static constexpr void put(flow_state& st, const work& s) noexcept {
+      if constexpr (compact) {
+        st.store(s);
+      } else {
+        st = s;
+      }
+    }
+
+    static constexpr value_type mbps(bit_rate r) noexcept {
+      return ratio<value_type>(r.bps(), 1'000'000);
+    }
+    [[nodiscard]] constexpr bit_rate to_rate(value_type mb) const noexcept {
+      const bit_rate r{static_cast<std::int64_t>(to_double(mb) * 1e6 + 0.5)};
+      return r < params_.min_rate ? params_.min_rate
+                                  : (r > params_.line_rate ? params_.line_rate : r);
+    }
+    [[nodiscard]] constexpr value_type clamp_rate(value_type r) const noexcept {
+      return clamp_num(r, min_mbps_, line_mbps_);
+    }
+
+    constexpr void configure(dcqcn_params p) noexcept {
+      const dcqcn_params d{};
+      if (!(p.line_rate > bit_rate{0} && p.line_rate <= dcqcn_max_line_rate))
+        p.line_rate = d.line_rate;
+      if (!(p.min_rate > bit_rate{0} && p.min_rate <= p.line_rate))
+        p.min_rate = d.min_rate <= p.line_rate ? d.min_rate : p.line_rate;
+      if (!(p.g > 0 && p.g <= 1)) p.g = d.g;
+      if (!(p.alpha_init >= 0 && p.alpha_init <= 1)) p.alpha_init = d.alpha_init;
+      if (p.alpha_timer <= duration::zero()) p.alpha_timer = d.alpha_timer;
+      if (p.rate_timer <= duration::zero()) p.rate_timer = d.rate_timer;
+      if (!(p.byte_counter > bytes{0} && p.byte_counter <= dcqcn_max_byte_counter))
+        p.byte_counter = d.byte_counter;
+      if (!(p.r_ai >= bit_rate{0} && p.r_ai <= p.line_rate))
+        p.r_ai = d.r_ai <= p.line_rate ? d.r_ai : p.line_rate;
+      if (!(p.r_hi >= bit_rate{0} && p.r_hi <= p.line_rate))
+        p.r_hi = d.r_hi <= p.line_rate ? d.r_hi : p.line_rate;
+      if (p.f < 1) p.f = d.f;
+      if (p.cut != dcqcn_cut::full_alpha) p.cut = dcqcn_cut::half_alpha;
+      if (p.target != dcqcn_target::after_timer_increase) p.target = dcqcn_target::every_cnp;
+      if (p.hyper != dcqcn_hyper::from_one) p.hyper = dcqcn_hyper::table_i;
+      if constexpr (compact) {  // the compact ranges (netcc::validate with dcqcn_state_compact)
+        if (p.line_rate > dcqcn_compact_max_line_rate) {
+          p.line_rate = d.line_rate;
+          if (p.min_rate > p.line_rate) p.min_rate = d.min_rate;
+          if (p.r_ai > p.line_rate) p.r_ai = d.r_ai;
+          if (p.r_hi > p.line_rate) p.r_hi = d.r_hi;
+        }
+        if (p.alpha_timer > dcqcn_compact_max_timer) p.alpha_timer = d.alpha_timer;
+        if (p.rate_timer > dcqcn_compact_max_timer) p.rate_timer = d.rate_timer;
+        if (p.f >= dcqcn_compact_max_count) p.f = d.f;
+      }
+      params_ = p;
+      g_ = clamp_num(num<value_type>(p.g), num<value_type>(0), num<value_type>(1));
+      // The bounds round toward the inside of [min_rate, line_rate] (netcc::ratio_up /
+      // ratio_down), so R_C and R_T in Mbps never lie past them in q32; the floor wins if both
+      // round past each other (min_rate == line_rate between two q32 values).
+      line_mbps_ = ratio_down<value_type>(p.line_rate.bps(), 1'000'000);
+      min_mbps_ = ratio_up<value_type>(p.min_rate.bps(), 1'000'000);
+      ai_mbps_ = mbps(p.r_ai);
+      hi_mbps_ = mbps(p.r_hi);
+      if constexpr (compact) {
+        // On the compact state's grid of 2^-12 Mbps (still inside the bounds), so a clamped
+        // rate is stored exactly and a whole-grid step adds no rounding.
+        constexpr std::int64_t unit = std::int64_t{1} << flow_state::rate_shift;
+        line_mbps_ = value_type::from_raw(line_mbps_.raw() / unit * unit);
+        min_mbps_ = value_type::from_raw((min_mbps_.raw() + unit - 1) / unit * unit);
+        ai_mbps_ = value_type::from_raw(flow_state::narrow_rate(ai_mbps_.raw()) * unit);
+        hi_mbps_ = value_type::from_raw(flow_state::narrow_rate(hi_mbps_.raw()) * unit);
+      }
+      if (line_mbps_ < min_mbps_) line_mbps_ = min_mbps_;
+      no_steps_ = ai_mbps_ == num<value_type>(0) && hi_mbps_ == num<value_type>(0);
+    }
+
+    constexpr void handle_cnp(work& s, timestamp now) const noexcept {
+      if (now < s.last) now = s.last;
+      advance(s, now);
+      const value_type one = num<value_type>(1);
+      // Eq. 1: R_T = R_C (with after_timer_increase: only after a timer increase, or the
+      // first).
+      if (s.cnps == 0 || params_.target == dcqcn_target::every_cnp || s.i_t > 0) s.r_t = s.r_c;
+      // Eq. 1: R_C = R_C (1 - alpha/2) (DCQCN), or R_C = (1 - alpha) R_C (the seed's text).
+      const value_type factor =
+          params_.cut == dcqcn_cut::half_alpha ? one - detail::dcqcn_half(s.alpha) : one - s.alpha;
+      s.r_c = clamp_rate(s.r_c * factor);
+      if (s.r_c > s.r_t) s.r_c = s.r_t;  // rounding guard: a CNP never raises R_C above R_T
+      // alpha = (1 - g) alpha + g, written alpha + g (1 - alpha) so it stays <= 1.
+      s.alpha = clamp_num(s.alpha + g_ * (one - s.alpha), num<value_type>(0), one);
+      s.i_t = s.i_b = 0;
+      s.byte_acc = 0;
+      s.next_alpha = after(now, params_.alpha_timer, 1);
+      s.next_rate = after(now, params_.rate_timer, 1);
+      if (s.cnps != 0xFFFF'FFFFu) ++s.cnps;
+    }
+
+    constexpr void handle_send(work& s, bytes b, timestamp now) const noexcept {
+      advance(s, now);
+      if (s.cnps == 0 || b <= bytes{0}) return;
+      const std::uint64_t total = std::uint64_t{s.byte_acc} + static_cast<std::uint64_t>(b.count());
+      const auto bc = static_cast<std::uint64_t>(params_.byte_counter.count());
+      // total / B and total % B; no division for the usual sends (less than 2 B at once).
+      std::uint64_t n = 0;
+      std::uint64_t rem = total;
+      if (total >= bc) {
+        if (total - bc < bc) {
+          n = 1;
+          rem = total - bc;
+        } else {
+          n = total / bc;
+          rem = total % bc;
+        }
+      }
+      s.byte_acc = static_cast<std::uint32_t>(rem);  // < B <= 2^32 - 1
+      if (n != 0) run_increases(s, s.i_b, n);
+    }
+
+    // One increase event (seed Table I; DCQCN §3.1 Eq. 3, 4 and hyper increase), with the
+    // counters as they now are.
+    constexpr void increase(work& s) const noexcept {
+      switch (dcqcn_phase_of(s.i_t, s.i_b, params_.f)) {
+        case dcqcn_phase::hyper: {  // R_T += (min(i_T, i_B) - F) R_HI
+          const std::uint64_t k = dcqcn_hyper_steps(s.i_t, s.i_b, params_.f, params_.hyper);
+          s.r_t = clamp_rate(s.r_t + hyper_step(k));
+          break;
+        }
+        case dcqcn_phase::additive:  // R_T += R_AI
+          s.r_t = clamp_rate(s.r_t + ai_mbps_);
+          break;
+        case dcqcn_phase::fast_recovery:  // R_T unchanged
+          break;
+      }
+      // R_C = (R_T + R_C) / 2, as R_C + (R_T - R_C) / 2 (R_C <= R_T; no overflow).
+      s.r_c = clamp_rate(s.r_c + detail::dcqcn_half(s.r_t - s.r_c));
+      if (s.r_c > s.r_t) s.r_c = s.r_t;
+    }
+
+    // k R_HI for k up to 2^32 (saturated counters): as (k / 4) (4 R_HI) + (k mod 4) R_HI, so
+    // no factor leaves the 2^31 integer range of netcc::arith::q32 (k itself would saturate
+    // there and the step fall short of double's). 4 R_HI is exact (a power-of-two scale); it
+    // saturates only when R_HI >= 2^29 Mbps, where k R_HI exceeds every line rate anyway.
+    [[nodiscard]] constexpr value_type hyper_step(std::uint64_t k) const noexcept {
+      using nt = number_traits<value_type>;
+      if (k <= (std::uint64_t{1} << 30))
+        return nt::from_int(static_cast<std::int64_t>(k)) * hi_mbps_;
+      const value_type four = hi_mbps_ * num<value_type>(4);
+      return nt::from_int(static_cast<std::int64_t>(k >> 2)) * four +
+             nt::from_int(static_cast<std::int64_t>(k & 3)) * hi_mbps_;
+    }
+
+    // `n` increase events, each incrementing `counter` (i_T or i_B of `s`) first. Once the
+    // rates stop changing at the line rate (or with no increase steps at all) every further
+    // event changes nothing but the counter; past dcqcn_max_expiries events the rest only
+    // count.
+    constexpr void run_increases(work& s, std::uint32_t& counter, std::uint64_t n) const noexcept {
+      for (std::uint64_t k = 0; k < n; ++k) {
+        if (k == dcqcn_max_expiries) {
+          counter = sat_add(counter, n - k);
+          return;
+        }
+        counter = sat_add(counter, 1);
+        const value_type rc = s.r_c, rt = s.r_t;
+        increase(s);
+        if (s.r_c == rc && s.r_t == rt && (rt == line_mbps_ || no_steps_)) {
+          counter = sat_add(counter, n - k - 1);
+          return;
+        }
+      }
+    }
+
+    static constexpr std::uint32_t sat_add(std::uint32_t c, std::uint64_t n) noexcept {
+      const std::uint64_t s = std::uint64_t{c} + (n > 0xFFFF'FFFFu ? 0xFFFF'FFFFu : n);
+      return s > 0xFFFF'FFFFu ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(s);
+    }
+
+    // t + n * d, saturating at timestamp::max() (a timer that would fire beyond the clock never
+    // fires).
+    static constexpr timestamp after(timestamp t, duration d, detail::i128 n) noexcept {
+      return timestamp{detail::saturate_i64(detail::i128{t.count()} + detail::i128{d.count()} * n)};
+    }
+
+    // Expiries of a timer of period `d` due at `next` within (.., now]; moves `next` past
+    // `now`.
+    static constexpr std::uint64_t expiries(timestamp& next, duration d, timestamp now) noexcept {
+      if (next > now || next == timestamp::max()) return 0;
+      const detail::i128 late = detail::i128{now.count()} - next.count();
+      // One period: no division; a lateness within 64 bits (always, unless the clock spans
+      // more than 2^63 ns): a 64-bit division, the same quotient as the 128-bit one.
+      const detail::i128 n =
+          late < d.count()
+              ? 1
+              : (late <= INT64_MAX ? detail::i128{static_cast<std::int64_t>(late) / d.count()}
+                                   : late / d.count()) +
+                    1;
+      next = after(next, d, n);
+      return n > detail::i128{0xFFFF'FFFF'FFFF'FFFFu} ? 0xFFFF'FFFF'FFFF'FFFFu
+                                                      : static_cast<std::uint64_t>(n);
+    }
+
+    // Every timer expiry in (latest time seen, now]: the rate timer's increase events in order,
+    // and alpha = (1 - g)^n alpha for the n alpha-timer periods (DCQCN Eq. 2).
+    constexpr void advance(work& s, timestamp now) const noexcept {
+      if (now <= s.last) return;
+      s.last = now;
+      if (s.cnps == 0) return;  // timers start at the first CNP
+      const std::uint64_t r = expiries(s.next_rate, params_.rate_timer, now);
+      if (r != 0) run_increases(s, s.i_t, r);
+      std::uint64_t n = expiries(s.next_alpha, params_.alpha_timer, now);
+      if (n == 0) return;
+      const value_type zero = num<value_type>(0);
+      value_type base = num<value_type>(1) - g_;
+      // (1 - g)^n by square-and-multiply (one period, the usual case, needs no loop).
+      value_type factor = (n & 1) != 0 ? base : num<value_type>(1);
+      for (n >>= 1; n > 0 && factor > zero; n >>= 1) {
+        base = base * base;
+        if (n & 1) factor = factor * base;
+      }
+      s.alpha = clamp_num(s.alpha * factor, zero, num<value_type>(1));
+    }
+
+    dcqcn_params params_{};
+    value_type g_{};
+    value_type line_mbps_{};
+    value_type min_mbps_{};
+    value_type ai_mbps_{};
+    value_type hi_mbps_{};
+    bool no_steps_ = false;
+  };
+
   /// @brief A controller with parameters `p` (unchecked: invalid fields fall back to their
   /// defaults; netcc::make reports them instead).
-  constexpr explicit basic_dcqcn(const dcqcn_params& p = {}) noexcept { configure(p); }
+  constexpr explicit basic_dcqcn(const dcqcn_params& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
 
   /// @brief A CNP arrived: the timers run up to its time, then R_T = R_C (per `target`),
   /// the cut, alpha = (1 - g) alpha + g, i_T = i_B = 0 and the timers and byte counter
@@ -294,268 +863,106 @@ class basic_dcqcn {
   /// @tparam E any event type whose feedback_traits give `now` (netcc::CnpFeedback)
   template <class E>
   requires CnpFeedback<E>
-  constexpr void on_cnp(const E& e) noexcept {
-    timestamp now = feedback_traits<E>::now(e);
-    if (now < s_.last) now = s_.last;
-    advance(now);
-    const value_type one = num<value_type>(1);
-    // Eq. 1: R_T = R_C (with after_timer_increase: only after a timer increase, or the first).
-    if (s_.cnps == 0 || params_.target == dcqcn_target::every_cnp || s_.i_t > 0) s_.r_t = s_.r_c;
-    // Eq. 1: R_C = R_C (1 - alpha/2) (DCQCN), or R_C = (1 - alpha) R_C (the seed's text).
-    const value_type factor = params_.cut == dcqcn_cut::half_alpha
-                                  ? one - s_.alpha * num<value_type>(0.5)
-                                  : one - s_.alpha;
-    s_.r_c = clamp_rate(s_.r_c * factor);
-    if (s_.r_c > s_.r_t) s_.r_c = s_.r_t;  // rounding guard: a CNP never raises R_C above R_T
-    // alpha = (1 - g) alpha + g, written alpha + g (1 - alpha) so it stays <= 1.
-    s_.alpha = clamp_num(s_.alpha + g_ * (one - s_.alpha), num<value_type>(0), one);
-    s_.i_t = s_.i_b = 0;
-    s_.byte_acc = 0;
-    s_.next_alpha = after(now, params_.alpha_timer, 1);
-    s_.next_rate = after(now, params_.rate_timer, 1);
-    if (s_.cnps != 0xFFFF'FFFFu) ++s_.cnps;
-  }
+  constexpr void on_cnp(const E& e) noexcept { cfg_.on_cnp(s_, e); }
 
   /// @brief Run every alpha-timer and rate-timer expiry up to `now` (several periods when
   /// called late; nothing when `now` is not after the latest time seen).
-  constexpr void on_timer(timestamp now) noexcept { advance(now); }
+  constexpr void on_timer(timestamp now) noexcept { cfg_.on_timer(s_, now); }
 
   /// @brief `b` bytes were sent at `now`: the timers run up to `now`, then the byte counter
   /// counts the bytes (one i_B increment and one increase event per B bytes; DCQCN §3.1).
   /// Before the first CNP nothing is counted; a send stamped in the past still counts.
-  constexpr void on_send(bytes b, timestamp now) noexcept {
-    advance(now);
-    if (s_.cnps == 0 || b <= bytes{0}) return;
-    const std::uint64_t total = std::uint64_t{s_.byte_acc} + static_cast<std::uint64_t>(b.count());
-    const auto bc = static_cast<std::uint64_t>(params_.byte_counter.count());
-    s_.byte_acc = static_cast<std::uint32_t>(total % bc);  // < B <= 2^32 - 1
-    run_increases(s_.i_b, total / bc);
-  }
+  constexpr void on_send(bytes b, timestamp now) noexcept { cfg_.on_send(s_, b, now); }
 
   /// @brief The current rate R_C, rounded to whole bps, in [min_rate, line_rate].
-  [[nodiscard]] constexpr bit_rate rate() const noexcept { return to_rate(s_.r_c); }
+  [[nodiscard]] constexpr bit_rate rate() const noexcept { return cfg_.rate(s_); }
   /// @brief The pacing rate (= rate(); DCQCN is purely rate-based).
   [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return rate(); }
   /// @brief The congestion window: bytes::max(), DCQCN is rate-based and has none (the
   /// netcc::Controller convention for "no window limit").
   [[nodiscard]] constexpr bytes cwnd() const noexcept { return bytes::max(); }
   /// @brief The target rate R_T, in [rate(), line_rate].
-  [[nodiscard]] constexpr bit_rate target_rate() const noexcept { return to_rate(s_.r_t); }
+  [[nodiscard]] constexpr bit_rate target_rate() const noexcept { return cfg_.target_rate(s_); }
   /// @brief R_C in Mbps as the policy computes it.
-  [[nodiscard]] constexpr value_type current_mbps() const noexcept { return s_.r_c; }
+  [[nodiscard]] constexpr value_type current_mbps() const noexcept { return cfg_.current_mbps(s_); }
   /// @brief R_T in Mbps as the policy computes it.
-  [[nodiscard]] constexpr value_type target_mbps() const noexcept { return s_.r_t; }
+  [[nodiscard]] constexpr value_type target_mbps() const noexcept { return cfg_.target_mbps(s_); }
   /// @brief alpha, in [0, 1].
-  [[nodiscard]] constexpr value_type alpha() const noexcept { return s_.alpha; }
-  /// @brief i_T, the rate-timer count since the last CNP.
-  [[nodiscard]] constexpr std::uint32_t timer_count() const noexcept { return s_.i_t; }
-  /// @brief i_B, the byte-counter count since the last CNP.
-  [[nodiscard]] constexpr std::uint32_t byte_count() const noexcept { return s_.i_b; }
-  /// @brief Bytes counted toward the next i_B increment (less than B).
-  [[nodiscard]] constexpr bytes byte_remainder() const noexcept { return bytes{s_.byte_acc}; }
-  /// @brief Table I's phase for the current counters (the phase of the latest increase).
-  [[nodiscard]] constexpr dcqcn_phase phase() const noexcept {
-    return dcqcn_phase_of(s_.i_t, s_.i_b, params_.f);
+  [[nodiscard]] constexpr value_type alpha() const noexcept { return cfg_.alpha(s_); }
+  /// @brief i_T, the rate-timer count since the last CNP (saturating at 2^32 - 1; 255 in the
+  /// compact state).
+  [[nodiscard]] constexpr std::uint32_t timer_count() const noexcept {
+    return cfg_.timer_count(s_);
   }
-  /// @brief CNPs taken (saturating at 2^32 - 1); zero means the timers have not started.
-  [[nodiscard]] constexpr std::uint32_t cnps() const noexcept { return s_.cnps; }
+  /// @brief i_B, the byte-counter count since the last CNP (saturating as timer_count()).
+  [[nodiscard]] constexpr std::uint32_t byte_count() const noexcept { return cfg_.byte_count(s_); }
+  /// @brief Bytes counted toward the next i_B increment (less than B).
+  [[nodiscard]] constexpr bytes byte_remainder() const noexcept { return cfg_.byte_remainder(s_); }
+  /// @brief Table I's phase for the current counters (the phase of the latest increase).
+  [[nodiscard]] constexpr dcqcn_phase phase() const noexcept { return cfg_.phase(s_); }
+  /// @brief CNPs taken (saturating at 2^32 - 1; 255 in the compact state); zero means the
+  /// timers have not started.
+  [[nodiscard]] constexpr std::uint32_t cnps() const noexcept { return cfg_.cnps(s_); }
   /// @brief The latest time seen (timestamp::min() before any call).
-  [[nodiscard]] constexpr timestamp last_time() const noexcept { return s_.last; }
+  [[nodiscard]] constexpr timestamp last_time() const noexcept { return cfg_.last_time(s_); }
   /// @brief The parameters in force (after invalid fields fell back).
-  [[nodiscard]] constexpr dcqcn_params params() const noexcept { return params_; }
+  [[nodiscard]] constexpr dcqcn_params params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration (shared part) of this controller.
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This controller's per-flow state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
 
- private:
-  // Per-flow state (the budget at the end of the file counts this struct).
-  struct flow_state {
-    value_type r_c{};                   // R_C, Mbps
-    value_type r_t{};                   // R_T, Mbps
-    value_type alpha{};                 // alpha
-    timestamp last = timestamp::min();  // latest time seen
-    timestamp next_rate{};              // next rate-timer expiry (max(): never)
-    timestamp next_alpha{};             // next alpha-timer expiry (max(): never)
-    std::uint32_t byte_acc = 0;         // bytes toward the next i_B increment
-    std::uint32_t i_t = 0;              // i_T
-    std::uint32_t i_b = 0;              // i_B
-    std::uint32_t cnps = 0;             // CNPs taken; 0: timers not started
-  };
-
- public:
-  /// @brief Bytes of per-flow state: R_C, R_T, alpha (3 numbers), the latest time and the
-  /// next rate- and alpha-timer expiries (3 timestamps), the byte remainder, i_T, i_B and the
-  /// CNP count (4 x 32 bits): 64 B for double and q32. The parameters and the constants
-  /// derived from them are configuration, shared in spirit by every flow of a NIC.
+  /// @brief Bytes of per-flow state, sizeof(flow_state): in full width R_C, R_T, alpha (3
+  /// numbers), the latest time and the next rate- and alpha-timer expiries (3 timestamps), the
+  /// byte remainder, i_T, i_B and the CNP count (4 x 32 bits), 64 B for double and q32; compact,
+  /// 32 B (see netcc::dcqcn_compact). The parameters and the constants derived from them are
+  /// configuration, shared by every flow of a NIC.
   static constexpr std::size_t state_bytes = sizeof(flow_state);
 
  private:
-  static constexpr value_type mbps(bit_rate r) noexcept {
-    return ratio<value_type>(r.bps(), 1'000'000);
-  }
-  [[nodiscard]] constexpr bit_rate to_rate(value_type mb) const noexcept {
-    const bit_rate r{static_cast<std::int64_t>(to_double(mb) * 1e6 + 0.5)};
-    return r < params_.min_rate ? params_.min_rate
-                                : (r > params_.line_rate ? params_.line_rate : r);
-  }
-  [[nodiscard]] constexpr value_type clamp_rate(value_type r) const noexcept {
-    return clamp_num(r, min_mbps_, line_mbps_);
-  }
-
-  constexpr void configure(dcqcn_params p) noexcept {
-    const dcqcn_params d{};
-    if (!(p.line_rate > bit_rate{0} && p.line_rate <= dcqcn_max_line_rate))
-      p.line_rate = d.line_rate;
-    if (!(p.min_rate > bit_rate{0} && p.min_rate <= p.line_rate))
-      p.min_rate = d.min_rate <= p.line_rate ? d.min_rate : p.line_rate;
-    if (!(p.g > 0 && p.g <= 1)) p.g = d.g;
-    if (!(p.alpha_init >= 0 && p.alpha_init <= 1)) p.alpha_init = d.alpha_init;
-    if (p.alpha_timer <= duration::zero()) p.alpha_timer = d.alpha_timer;
-    if (p.rate_timer <= duration::zero()) p.rate_timer = d.rate_timer;
-    if (!(p.byte_counter > bytes{0} && p.byte_counter <= dcqcn_max_byte_counter))
-      p.byte_counter = d.byte_counter;
-    if (!(p.r_ai >= bit_rate{0} && p.r_ai <= p.line_rate))
-      p.r_ai = d.r_ai <= p.line_rate ? d.r_ai : p.line_rate;
-    if (!(p.r_hi >= bit_rate{0} && p.r_hi <= p.line_rate))
-      p.r_hi = d.r_hi <= p.line_rate ? d.r_hi : p.line_rate;
-    if (p.f < 1) p.f = d.f;
-    if (p.cut != dcqcn_cut::full_alpha) p.cut = dcqcn_cut::half_alpha;
-    if (p.target != dcqcn_target::after_timer_increase) p.target = dcqcn_target::every_cnp;
-    if (p.hyper != dcqcn_hyper::from_one) p.hyper = dcqcn_hyper::table_i;
-    params_ = p;
-    g_ = clamp_num(num<value_type>(p.g), num<value_type>(0), num<value_type>(1));
-    // The bounds round toward the inside of [min_rate, line_rate] (netcc::ratio_up /
-    // ratio_down), so R_C and R_T in Mbps never lie past them in q32; the floor wins if both
-    // round past each other (min_rate == line_rate between two q32 values).
-    line_mbps_ = ratio_down<value_type>(p.line_rate.bps(), 1'000'000);
-    min_mbps_ = ratio_up<value_type>(p.min_rate.bps(), 1'000'000);
-    if (line_mbps_ < min_mbps_) line_mbps_ = min_mbps_;
-    ai_mbps_ = mbps(p.r_ai);
-    hi_mbps_ = mbps(p.r_hi);
-    no_steps_ = ai_mbps_ == num<value_type>(0) && hi_mbps_ == num<value_type>(0);
-    s_ = flow_state{};
-    s_.r_c = s_.r_t = line_mbps_;  // seed §V: both start at the line rate
-    s_.alpha = clamp_num(num<value_type>(p.alpha_init), num<value_type>(0), num<value_type>(1));
-    s_.next_rate = s_.next_alpha = timestamp::max();  // not started before the first CNP
-  }
-
-  // One increase event (seed Table I; DCQCN §3.1 Eq. 3, 4 and hyper increase), with the
-  // counters as they now are.
-  constexpr void increase() noexcept {
-    switch (dcqcn_phase_of(s_.i_t, s_.i_b, params_.f)) {
-      case dcqcn_phase::hyper: {  // R_T += (min(i_T, i_B) - F) R_HI
-        const std::uint64_t k = dcqcn_hyper_steps(s_.i_t, s_.i_b, params_.f, params_.hyper);
-        s_.r_t = clamp_rate(s_.r_t + hyper_step(k));
-        break;
-      }
-      case dcqcn_phase::additive:  // R_T += R_AI
-        s_.r_t = clamp_rate(s_.r_t + ai_mbps_);
-        break;
-      case dcqcn_phase::fast_recovery:  // R_T unchanged
-        break;
-    }
-    // R_C = (R_T + R_C) / 2, as R_C + (R_T - R_C) / 2 (R_C <= R_T; no overflow).
-    s_.r_c = clamp_rate(s_.r_c + (s_.r_t - s_.r_c) * num<value_type>(0.5));
-    if (s_.r_c > s_.r_t) s_.r_c = s_.r_t;
-  }
-
-  // k R_HI for k up to 2^32 (saturated counters): as (k / 4) (4 R_HI) + (k mod 4) R_HI, so no
-  // factor leaves the 2^31 integer range of netcc::arith::q32 (k itself would saturate there
-  // and the step fall short of double's). 4 R_HI is exact (a power-of-two scale); it saturates
-  // only when R_HI >= 2^29 Mbps, where k R_HI exceeds every line rate anyway.
-  [[nodiscard]] constexpr value_type hyper_step(std::uint64_t k) const noexcept {
-    using nt = number_traits<value_type>;
-    if (k <= (std::uint64_t{1} << 30)) return nt::from_int(static_cast<std::int64_t>(k)) * hi_mbps_;
-    const value_type four = hi_mbps_ * num<value_type>(4);
-    return nt::from_int(static_cast<std::int64_t>(k >> 2)) * four +
-           nt::from_int(static_cast<std::int64_t>(k & 3)) * hi_mbps_;
-  }
-
-  // `n` increase events, each incrementing `counter` (i_T or i_B) first. Once the rates stop
-  // changing at the line rate (or with no increase steps at all) every further event changes
-  // nothing but the counter; past dcqcn_max_expiries events the rest only count.
-  constexpr void run_increases(std::uint32_t& counter, std::uint64_t n) noexcept {
-    for (std::uint64_t k = 0; k < n; ++k) {
-      if (k == dcqcn_max_expiries) {
-        counter = sat_add(counter, n - k);
-        return;
-      }
-      counter = sat_add(counter, 1);
-      const value_type rc = s_.r_c, rt = s_.r_t;
-      increase();
-      if (s_.r_c == rc && s_.r_t == rt && (rt == line_mbps_ || no_steps_)) {
-        counter = sat_add(counter, n - k - 1);
-        return;
-      }
-    }
-  }
-
-  static constexpr std::uint32_t sat_add(std::uint32_t c, std::uint64_t n) noexcept {
-    const std::uint64_t s = std::uint64_t{c} + (n > 0xFFFF'FFFFu ? 0xFFFF'FFFFu : n);
-    return s > 0xFFFF'FFFFu ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(s);
-  }
-
-  // t + n * d, saturating at timestamp::max() (a timer that would fire beyond the clock never
-  // fires).
-  static constexpr timestamp after(timestamp t, duration d, detail::i128 n) noexcept {
-    return timestamp{detail::saturate_i64(detail::i128{t.count()} + detail::i128{d.count()} * n)};
-  }
-
-  // Expiries of a timer of period `d` due at `next` within (.., now]; moves `next` past `now`.
-  static constexpr std::uint64_t expiries(timestamp& next, duration d, timestamp now) noexcept {
-    if (next > now || next == timestamp::max()) return 0;
-    const detail::i128 late = detail::i128{now.count()} - next.count();
-    // One period: no division; a lateness within 64 bits (always, unless the clock spans more
-    // than 2^63 ns): a 64-bit division, the same quotient as the 128-bit one.
-    const detail::i128 n =
-        late < d.count()
-            ? 1
-            : (late <= INT64_MAX ? detail::i128{static_cast<std::int64_t>(late) / d.count()}
-                                 : late / d.count()) +
-                  1;
-    next = after(next, d, n);
-    return n > detail::i128{0xFFFF'FFFF'FFFF'FFFFu} ? 0xFFFF'FFFF'FFFF'FFFFu
-                                                    : static_cast<std::uint64_t>(n);
-  }
-
-  // Every timer expiry in (latest time seen, now]: the rate timer's increase events in order,
-  // and alpha = (1 - g)^n alpha for the n alpha-timer periods (DCQCN Eq. 2).
-  constexpr void advance(timestamp now) noexcept {
-    if (now <= s_.last) return;
-    s_.last = now;
-    if (s_.cnps == 0) return;  // timers start at the first CNP
-    run_increases(s_.i_t, expiries(s_.next_rate, params_.rate_timer, now));
-    std::uint64_t n = expiries(s_.next_alpha, params_.alpha_timer, now);
-    if (n == 0) return;
-    const value_type zero = num<value_type>(0);
-    value_type base = num<value_type>(1) - g_;
-    // (1 - g)^n by square-and-multiply (one period, the usual case, needs no loop).
-    value_type factor = (n & 1) != 0 ? base : num<value_type>(1);
-    for (n >>= 1; n > 0 && factor > zero; n >>= 1) {
-      base = base * base;
-      if (n & 1) factor = factor * base;
-    }
-    s_.alpha = clamp_num(s_.alpha * factor, zero, num<value_type>(1));
-  }
-
-  // Configuration.
-  dcqcn_params params_{};
-  value_type g_{};
-  value_type line_mbps_{};
-  value_type min_mbps_{};
-  value_type ai_mbps_{};
-  value_type hi_mbps_{};
-  bool no_steps_ = false;
-  // Per-flow state.
-  flow_state s_{};
+  config cfg_;
+  flow_state s_;
 };
 
 /// @brief The DCQCN reaction point with double arithmetic.
 using dcqcn = basic_dcqcn<>;
+/// @brief The DCQCN reaction point in q32 with a 32-B per-flow state (the budget of ECN
+/// controllers in fixed point). The arithmetic is q32's, run on the state unpacked in registers;
+/// what is stored narrows as follows (netcc::validate with netcc::dcqcn_state_compact checks
+/// the parameter ranges; a controller falls back to the defaults outside them):
+/// - R_C and R_T: 32-bit counts of 2^-12 Mbps (244.140625 bps), rounded to nearest; line_rate
+///   at most 1 Tbps. The bounds are rounded inward to that grid, and R_AI and R_HI to nearest
+///   on it (exact for whole Mbps). Each cut and each halving step rounds by at most half a
+///   grid unit; R_T copies R_C at a CNP, so the difference from the q32 controller can grow by
+///   a few units per CNP (and by the rate times the alpha difference over two) until both
+///   reach the line rate, where it is the bound's rounding again; the properties check
+///   (CNPs + 2) (line_mbps 2^-30 / g + 2^-10) Mbps.
+/// - alpha: 2^-31 units in 32 bits (rounded to nearest; within 2^-31 / g of q32's alpha).
+/// - the latest time: 56-bit signed ns (+-2^55 ns, 417 days; clamped), the next timer expiries
+///   as 24-bit offsets from it (rate_timer and alpha_timer at most 2^24 - 1 ns, 16.7 ms); the
+///   byte remainder 32 bits (as before).
+/// - i_T and i_B saturate at 255 (F at most 254): the phase is unchanged, the hyper step stays
+///   (255 - F) R_HI once a counter would pass 255, which changes nothing while R_HI (255 - F)
+///   (256 - F) / 2 >= line_rate (1.57 Tbps for Table II's values): R_T is at the line rate
+///   by then. The CNP count saturates at 255 (only zero or not matters to the rules).
+/// @code
+/// netcc::dcqcn_compact rp;
+/// rp.on_cnp(netcc::cnp_event{.now = netcc::timestamp{10'000}});   // R_C = 20 Gbps
+/// static_assert(netcc::dcqcn_compact::state_bytes == 32);
+/// @endcode
+using dcqcn_compact = basic_dcqcn<arith::q32, dcqcn_state_compact>;
 
-// Per-flow state budget: 64 B (see basic_dcqcn::state_bytes for what is counted). The whole
+// Per-flow state budget (TARGETS.md: 32 B for ECN controllers in fixed point): dcqcn_compact's
+// state is 32 B; the full width (double and q32) is 64 B (printed by bench/dcqcn.cpp). The whole
 // object adds the parameters (72 B) and the derived constants (g and four rates, 48 B).
 static_assert(dcqcn::state_bytes <= 64, "dcqcn: per-flow state within 64 B");
 static_assert(basic_dcqcn<arith::q32>::state_bytes <= 64, "dcqcn q32: per-flow state within 64 B");
+static_assert(sizeof(dcqcn_compact::flow_state) <= 32, "dcqcn_compact: per-flow state in 32 B");
+static_assert(dcqcn_compact::state_bytes <= 32, "dcqcn_compact: per-flow state within 32 B");
 static_assert(sizeof(dcqcn) <= 64 + 128, "dcqcn: 64 B state + at most 128 B configuration");
 static_assert(sizeof(basic_dcqcn<arith::q32>) <= 64 + 128,
               "dcqcn q32: 64 B state + at most 128 B configuration");
+static_assert(sizeof(dcqcn_compact) <= 32 + 128,
+              "dcqcn_compact: 32 B state + at most 128 B configuration");
 
 }  // namespace netcc
