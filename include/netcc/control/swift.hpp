@@ -277,8 +277,20 @@ constexpr std::int64_t swift_div_floor(std::int64_t n, T d) noexcept {
   }
 }
 
+// a + b saturating at the int64 ends (the value of saturate_i64(i128{a} + b) in 64 bits).
 constexpr std::int64_t swift_add(std::int64_t a, std::int64_t b) noexcept {
-  return saturate_i64(i128{a} + b);
+  std::int64_t r = 0;
+  if (!__builtin_add_overflow(a, b, &r)) return r;
+  return a > 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+
+// a - b saturating at the int64 ends (the value of saturate_i64(i128{a} - b) in 64 bits).
+constexpr std::int64_t swift_sub(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t r = 0;
+  if (!__builtin_sub_overflow(a, b, &r)) return r;
+  return a >= 0 ? std::numeric_limits<std::int64_t>::max()
+                : std::numeric_limits<std::int64_t>::min();
 }
 
 // alpha of §3.5 for valid fs_min_cwnd < fs_max_cwnd.
@@ -639,7 +651,10 @@ class basic_swift {
     [[nodiscard]] constexpr duration fabric_target(const flow_state& st,
                                                    std::size_t hops) const noexcept {
       const auto h = static_cast<std::int64_t>(hops < 255 ? hops : 255);
-      const std::int64_t topo = detail::saturate_i64(detail::i128{h} * params_.per_hop.count());
+      std::int64_t topo = 0;  // h * per_hop, saturating (h in [0, 255])
+      if (__builtin_mul_overflow(h, params_.per_hop.count(), &topo))
+        topo = params_.per_hop.count() < 0 ? std::numeric_limits<std::int64_t>::min()
+                                           : std::numeric_limits<std::int64_t>::max();
       return duration{detail::swift_add(detail::swift_add(params_.base_target.count(), topo),
                                         flow_scaling(st.fcwnd))};
     }
@@ -1166,7 +1181,7 @@ class swift_compact {
         w.flags = static_cast<std::uint8_t>(w.flags & ~bit);
         return;
       }
-      last = timestamp{detail::saturate_i64(detail::i128{now.count()} - d)};
+      last = timestamp{detail::swift_sub(now.count(), d)};
     }
 
     [[nodiscard]] static constexpr wide_state unpack(const flow_state& st, timestamp now) noexcept {

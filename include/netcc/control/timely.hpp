@@ -542,7 +542,11 @@ class basic_timely {
     }
     // b - a for a < b, saturating at duration::max().
     static constexpr duration since(timestamp a, timestamp b) noexcept {
-      return duration{detail::saturate_i64(detail::i128{b.count()} - a.count())};
+      std::int64_t d = 0;
+      if (__builtin_sub_overflow(b.count(), a.count(), &d))
+        d = b.count() >= 0 ? std::numeric_limits<std::int64_t>::max()
+                           : std::numeric_limits<std::int64_t>::min();
+      return duration{d};
     }
 
     constexpr void configure(timely_params p) noexcept {
@@ -1178,7 +1182,11 @@ class timely_compact {
       const std::uint32_t fwd = now_low - low;  // now - t, modulo 2^32
       const std::int64_t back = (std::int64_t{1} << 32) - fwd;
       const std::int64_t d = fwd != 0 && back <= clock_step_back ? -back : std::int64_t{fwd};
-      return timestamp{detail::saturate_i64(detail::i128{now.count()} - d)};
+      std::int64_t t = 0;  // now - d, saturating
+      if (__builtin_sub_overflow(now.count(), d, &t))
+        t = d < 0 ? std::numeric_limits<std::int64_t>::max()
+                  : std::numeric_limits<std::int64_t>::min();
+      return timestamp{t};
     }
 
     [[nodiscard]] constexpr wide_state unpack(const flow_state& st, timestamp now) const noexcept {
