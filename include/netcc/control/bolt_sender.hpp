@@ -997,7 +997,7 @@ class bolt_sender_compact {
       wide_state w = view(st);
       w.last_dec = clock(st.last_dec, now);
       q_.on_src(w, e);
-      pack(st, w);
+      pack_word(st, w);  // an SRC changes only the window, flags and rule, and last_dec
       st.last_dec = low32(w.last_dec);
     }
     /// @brief HandleAck, Algorithm 2 lines 9-14 (basic_bolt_sender::config::on_ack).
@@ -1166,11 +1166,15 @@ class bolt_sender_compact {
       return static_cast<std::uint32_t>(static_cast<std::uint64_t>(t.count()));
     }
 
-    // Narrow `w` into `st` (the clocks and the AI mark are stored by the events that use them).
-    static constexpr void pack(flow_state& st, const wide_state& w) noexcept {
+    // The window, flags and rule of `w` into `st`.
+    static constexpr void pack_word(flow_state& st, const wide_state& w) noexcept {
       st.word = (static_cast<std::uint64_t>(w.cwnd.raw()) & raw_mask) |
                 (static_cast<std::uint64_t>(w.flags & 0xFu) << 56) |
                 (static_cast<std::uint64_t>(w.branch) << 60);
+    }
+    // Narrow `w` into `st` (the clocks and the AI mark are stored by the events that use them).
+    static constexpr void pack(flow_state& st, const wide_state& w) noexcept {
+      pack_word(st, w);
       const std::int64_t r = w.rtt.count();
       st.rtt = r <= 0 ? 0u : (r >= pending_limit ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(r));
       st.pending =
