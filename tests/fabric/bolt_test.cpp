@@ -625,3 +625,84 @@ TEST(BoltIngress, PruAndSmCanBeTurnedOff) {
   EXPECT_EQ(r.action, bolt_action::inc_sm);
   EXPECT_EQ(s2.sm_token, 0);
 }
+
+RC_GTEST_PROP(BoltQosWeights, IngressEqualsTheReference, ()) {
+  // bolt_qos_ingress over a bolt_qos_weights table and a non-empty mask (lines 4-7 looked up,
+  // line 8 through the table's reciprocal) against the reference bolt_qos_ingress on the view
+  // with the same weights and occupancies (the per-level sum and line 8's division): the same
+  // action, SRC and header, the same port state, bit for bit; and the supply token's result
+  // (w_effective, supply, token) equal. Weights of 0 to 2^32 - 1 (effective weights beyond 32
+  // bits included), inter-arrival times up to beyond 2^64 / BW, tokens at the floor, the cap
+  // and between, any packet size.
+  const auto n = *rc::gen::inRange<std::size_t>(1, 9);
+  std::vector<netcc::bytes> q(n);
+  std::vector<std::uint32_t> w(n);
+  std::uint32_t nonempty = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    q[j] = netcc::bytes{
+        *rc::gen::element<std::int64_t>(0, 0, *rc::gen::inRange<std::int64_t>(1, 100'000))};
+    w[j] = *rc::gen::element<std::uint32_t>(*rc::gen::inRange<std::uint32_t>(1, 9), 0, 1,
+                                            *rc::gen::arbitrary<std::uint32_t>(),
+                                            std::numeric_limits<std::uint32_t>::max());
+    if (q[j] != netcc::bytes{0}) nonempty |= std::uint32_t{1} << j;
+  }
+  const netcc::bolt_qos_weights table{w};
+  RC_ASSERT(table.levels() == n);
+  const std::size_t i = *rc::gen::inRange<std::size_t>(0, n + 1);  // n: not a level
+  const netcc::bit_rate rate{*rc::gen::element<std::int64_t>(
+      100'000'000'000, 400'000'000'000, 0, 1, std::numeric_limits<std::int64_t>::max())};
+  const netcc::bolt_qos_view v{rate, q, w};
+  netcc::bolt_params p;
+  p.mtu = netcc::bytes{*rc::gen::element<std::int64_t>(1500, 9000, 1, 65535)};
+  p.cc_thresh = netcc::bytes{*rc::gen::element<std::int64_t>(1500, 0, 50'000)};
+  netcc::bolt_port_state s;
+  s.sm_token = *rc::gen::element<std::int32_t>(
+      *rc::gen::inRange<std::int32_t>(-20'000, 9001), std::numeric_limits<std::int32_t>::min(),
+      static_cast<std::int32_t>(p.mtu.count()), *rc::gen::arbitrary<std::int32_t>());
+  s.pru_token = *rc::gen::element<std::uint32_t>(0, 1, 7);
+  s.last_sm_time = netcc::timestamp{*rc::gen::inRange<std::int64_t>(-1'000'000, 1'000'000)};
+  const netcc::timestamp now{*rc::gen::element<std::int64_t>(
+      s.last_sm_time.count() + *rc::gen::inRange<std::int64_t>(-100, 5000),
+      *rc::gen::arbitrary<std::int64_t>())};
+  const netcc::bytes size{*rc::gen::element<std::int64_t>(
+      *rc::gen::inRange<std::int64_t>(64, 9001), 0, -1, std::numeric_limits<std::int64_t>::max())};
+  netcc::bolt_header h;
+  h.data = *rc::gen::element(true, true, true, false);
+  h.first = *rc::gen::arbitrary<bool>();
+  h.last = *rc::gen::arbitrary<bool>();
+  h.inc = *rc::gen::arbitrary<bool>();
+  h.dec = *rc::gen::arbitrary<bool>();
+  h.t_data_tx = *rc::gen::arbitrary<std::uint32_t>();
+  const netcc::bytes q_i = i < n ? q[i] : netcc::bytes{0};
+  netcc::bolt_port_state fast = s, ref = s;
+  netcc::bolt_header hf = h, hr = h;
+  const auto rf = netcc::bolt_qos_ingress(fast, hf, size, table, nonempty, q_i, rate, i, now, p);
+  const auto rr = netcc::bolt_qos_ingress(ref, hr, size, v, i, now, p);
+  RC_ASSERT(rf.action == rr.action && rf.send_src == rr.send_src && rf.src == rr.src);
+  RC_ASSERT(hf == hr);
+  RC_ASSERT(fast == ref);
+  netcc::bolt_port_state a = s, b = s;
+  const auto sf = netcc::bolt_qos_supply_token(a, i, size, table, nonempty, rate, now, p);
+  const auto sr = netcc::bolt_qos_supply_token(b, i, size, v, now, p);
+  RC_ASSERT(sf.ok == sr.ok && sf.w_effective == sr.w_effective && sf.supply == sr.supply &&
+            sf.sm_token == sr.sm_token);
+  RC_ASSERT(a == b);
+  RC_TAG(sr.supply > 0 ? "supply" : "no supply");
+}
+
+RC_GTEST_PROP(BoltQosWeights, ReciprocalDividesExactly, ()) {
+  // The table's division against the hardware one, for every set of levels, numerators below
+  // 2^32 (the bound the table is used within).
+  const std::array<std::uint32_t, 3> w{*rc::gen::arbitrary<std::uint32_t>(),
+                                       *rc::gen::inRange<std::uint32_t>(1, 100),
+                                       *rc::gen::arbitrary<std::uint32_t>()};
+  const netcc::bolt_qos_weights t{w};
+  const auto b = *rc::gen::element<std::uint64_t>(
+      *rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32), 0xFFFF'FFFFULL, 0);
+  for (std::size_t m = 1; m < 8; ++m) {
+    const std::uint64_t d = t.effective(m);
+    RC_ASSERT(d == (m & 1 ? w[0] : 0ULL) + (m & 2 ? w[1] : 0ULL) + (m & 4 ? w[2] : 0ULL));
+    if (d == 0 || d > 0xFFFF'FFFFULL) continue;
+    RC_ASSERT(t.divide(b, m) == b / d);
+  }
+}

@@ -184,4 +184,30 @@ constexpr bolt_ingress_result bolt_qos_ingress(bolt_port_state& s, bolt_header& 
   return detail::bolt_ingress_decide(s, pkt, q_i, v.link_rate, p);
 }
 
+/// @brief Algorithm 1 with QoS (Appendix B.1) over a weights' table (netcc::bolt_qos_weights,
+/// rebuilt by the control plane when the weights change) and the port's non-empty queues as a
+/// bit mask (bit j for q_size_j != 0): the same decision and state as bolt_qos_ingress on the
+/// view with the table's weights and those occupancies, with Algorithm 4's effective weight
+/// looked up and its division replaced by the table's reciprocal. `q_i` is queue i's occupancy
+/// (line 4 and the SRC); its bit in `nonempty` should say whether it is 0. An `i` at or beyond
+/// the table's levels changes nothing (invalid_queue).
+/// @code
+/// const std::array<std::uint32_t, 2> w{1, 1};
+/// const netcc::bolt_qos_weights t{w};
+/// netcc::bolt_port_state qs;   // state of queue 1
+/// netcc::bolt_header pkt{.data = true, .inc = true};
+/// auto r = netcc::bolt_qos_ingress(qs, pkt, netcc::bytes{1500}, t, 0, netcc::bytes{0},
+///                                  netcc::bit_rate{100'000'000'000}, 1,
+///                                  netcc::timestamp{1'000'000}, netcc::bolt_params{});  // inc_sm
+/// @endcode
+constexpr bolt_ingress_result bolt_qos_ingress(bolt_port_state& s, bolt_header& pkt, bytes pkt_size,
+                                               const bolt_qos_weights& w, std::uint32_t nonempty,
+                                               bytes q_i, bit_rate link_rate, std::size_t i,
+                                               timestamp now, const bolt_params& p) noexcept {
+  if (!pkt.data) return {bolt_action::not_data, false, {}};  // line 2
+  if (i >= w.levels()) return {bolt_action::invalid_queue, false, {}};
+  (void)bolt_qos_supply_token(s, i, pkt_size, w, nonempty, link_rate, now, p);  // line 3
+  return detail::bolt_ingress_decide(s, pkt, q_i, link_rate, p);
+}
+
 }  // namespace netcc

@@ -421,4 +421,105 @@ constexpr bolt_qos_supply_result bolt_qos_supply_token(bolt_port_state& s, std::
   return r;
 }
 
+/// @brief Algorithm 4's weights as a control-plane table (Appendix B.1 suggests lookup tables):
+/// for every set of QoS levels (a bit mask, level j in bit j) the effective weight w_effective
+/// (the sum of their weights) and its reciprocal ceil(2^64 / w_effective), computed once when
+/// the weight set changes. Line 8 then divides by w_effective with one multiplication:
+/// floor(n / d) == floor(n ceil(2^64 / d) / 2^64) for every n, d < 2^32 (D. Lemire, O. Kaser,
+/// N. Kurz, "Faster Remainder by Direct Computation", 2019, Theorem 1 with F = 64 >= N + L).
+/// Up to max_levels = 8 levels (256 masks, 4 KiB); weights beyond are ignored.
+/// @code
+/// const std::array<std::uint32_t, 4> w{1, 2, 3, 4};
+/// const netcc::bolt_qos_weights t{w};
+/// // t.effective(0b0101) == 1 + 3
+/// @endcode
+class bolt_qos_weights {
+ public:
+  /// @brief The most QoS levels a table holds.
+  static constexpr std::size_t max_levels = 8;
+
+  /// @brief The table for weights `w` (the first max_levels of them).
+  constexpr explicit bolt_qos_weights(std::span<const std::uint32_t> w) noexcept
+      : n_(w.size() < max_levels ? w.size() : max_levels) {
+    for (std::size_t j = 0; j < n_; ++j) w_[j] = w[j];
+    for (std::size_t m = 0; m < (std::size_t{1} << n_); ++m) {
+      std::uint64_t sum = 0;
+      for (std::size_t j = 0; j < n_; ++j)
+        if (m >> j & 1u) sum += w_[j];
+      sum_[m] = sum;
+      recip_[m] = sum >= 2 && sum <= std::numeric_limits<std::uint32_t>::max()
+                      ? ~std::uint64_t{0} / sum + 1  // ceil(2^64 / sum), sum not 1
+                      : 0;
+    }
+  }
+  /// @brief Number of levels.
+  [[nodiscard]] constexpr std::size_t levels() const noexcept { return n_; }
+  /// @brief Weight of level `j` (< levels()).
+  [[nodiscard]] constexpr std::uint32_t weight(std::size_t j) const noexcept { return w_[j]; }
+  /// @brief Sum of the weights of the levels in `mask` (bits below levels()).
+  [[nodiscard]] constexpr std::uint64_t effective(std::size_t mask) const noexcept {
+    return sum_[mask];
+  }
+  /// @brief floor(b / effective(mask)) for b < 2^32 and 0 < effective(mask) < 2^32, without a
+  /// division.
+  [[nodiscard]] constexpr std::uint64_t divide(std::uint64_t b, std::size_t mask) const noexcept {
+    const std::uint64_t c = recip_[mask];
+    return c == 0 ? b : static_cast<std::uint64_t>((detail::u128{b} * c) >> 64);  // sum 1: b
+  }
+
+ private:
+  std::array<std::uint32_t, max_levels> w_{};
+  std::size_t n_ = 0;
+  std::array<std::uint64_t, std::size_t{1} << max_levels> sum_{};
+  std::array<std::uint64_t, std::size_t{1} << max_levels> recip_{};
+};
+
+/// @brief Algorithm 4 with the weights' table and the port's non-empty queues as a bit mask
+/// (bit j set when q_size_j != 0; a switch keeps it as its queues fill and drain, so that lines
+/// 4-7 need not read every queue per packet): the same result as bolt_qos_supply_token on a view
+/// with the table's weights and those occupancies, bit for bit (tests/fabric/bolt_test.cpp),
+/// with no division in the common case (BW dt w_i < 2^64 and w_effective < 2^32; otherwise line
+/// 8 as bolt_qos_supply_bytes computes it). Bits at or above levels() are ignored.
+/// @code
+/// const std::array<std::uint32_t, 2> w{1, 3};
+/// const netcc::bolt_qos_weights t{w};
+/// netcc::bolt_port_state s;
+/// auto r = netcc::bolt_qos_supply_token(s, 0, netcc::bytes{1500}, t, 0b10,
+///                                       netcc::bit_rate{100'000'000'000},
+///                                       netcc::timestamp{100}, netcc::bolt_params{});
+/// // queue 1 busy: r.w_effective == 4, r.supply == 312
+/// @endcode
+constexpr bolt_qos_supply_result bolt_qos_supply_token(bolt_port_state& s, std::size_t i,
+                                                       bytes pkt_size, const bolt_qos_weights& w,
+                                                       std::uint32_t nonempty, bit_rate link_rate,
+                                                       timestamp now,
+                                                       const bolt_params& p) noexcept {
+  bolt_qos_supply_result r;
+  if (i >= w.levels()) return r;
+  r.ok = true;
+  const duration dt = detail::bolt_elapsed(now, s.last_sm_time);  // line 2
+  s.last_sm_time = now;                                           // line 3
+  // Lines 4-7: level i and every non-empty level.
+  const std::size_t mask = (static_cast<std::size_t>(nonempty) | (std::size_t{1} << i)) &
+                           ((std::size_t{1} << w.levels()) - 1);
+  r.w_effective = w.effective(mask);
+  const std::uint32_t w_i = w.weight(i);
+  const std::int64_t rate = link_rate.bps();
+  if (dt > duration::zero() && rate > 0 && w_i != 0) {  // line 8 (w_effective >= w_i > 0)
+    std::uint64_t x = 0;
+    if (!__builtin_mul_overflow(static_cast<std::uint64_t>(rate),
+                                static_cast<std::uint64_t>(dt.count()), &x) &&
+        !__builtin_mul_overflow(x, std::uint64_t{w_i}, &x) &&
+        r.w_effective <= std::numeric_limits<std::uint32_t>::max()) {
+      // floor(x / (8e9 w_eff)) = floor(floor(x / 8e9) / w_eff), floor(x / 8e9) < 2^32
+      r.supply = static_cast<std::int64_t>(w.divide(x / 8'000'000'000ULL, mask));
+    } else {
+      r.supply = bolt_qos_supply_bytes(link_rate, dt, w_i, r.w_effective);
+    }
+  }
+  detail::bolt_apply_supply(s, bolt_supply{r.supply, false}, pkt_size, p);  // lines 9-11
+  r.sm_token = s.sm_token;
+  return r;
+}
+
 }  // namespace netcc
