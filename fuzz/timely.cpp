@@ -26,7 +26,13 @@
 //     within 1e-3 Mbps + 1e-6 of the line rate, while alpha and beta are exact in q32 and RTTs
 //     stay below a second; the comparison stops at the first completion whose two rtt_diff
 //     values lie on either side of zero within rounding of it, or whose §5 test sits on its
-//     80 % boundary.
+//     80 % boundary;
+//   * netcc::timely_compact (the q32 rules over a 32-B packed state) within [min_rate,
+//     line_rate] in bps and within one of its units in Mbps, and, while the trace stays in its
+//     ranges (RTTs up to 2^32 - 1 ns, every time within 2^24 ns behind the latest and
+//     2^32 - 2^24 ns after the earliest, sends below 2^23 B, hai_threshold <= 255), the same
+//     line, HAI count, rtt_diff and prev_rtt as q32 with the rate within (n + 1)(2^rate_shift +
+//     1) q32 units after n events; the comparison stops where the §5 test differs.
 #include <netcc/control/timely.hpp>
 
 #include <cmath>
@@ -103,6 +109,18 @@ void check_bounds(const C& cc) {
   const double hi = static_cast<double>(p.line_rate.bps()) / 1e6;
   NETCC_FUZZ_CHECK(mb >= lo - 1e-9 * (1 + lo));
   NETCC_FUZZ_CHECK(mb <= hi + 1e-9 * (1 + hi));
+}
+
+// The compact form's bounds: rate() as any TIMELY; the rate in Mbps within one unit of them.
+void check_compact_bounds(const netcc::timely_compact& cc) {
+  const auto p = cc.params();
+  NETCC_FUZZ_CHECK(netcc::timely_compact::validate(p).ok());
+  NETCC_FUZZ_CHECK(cc.rate() >= p.min_rate && cc.rate() <= p.line_rate);
+  NETCC_FUZZ_CHECK(cc.pacing_rate() == cc.rate());
+  const double unit = std::ldexp(1.0, cc.configuration().rate_shift() - 32);
+  const double mb = cc.rate_mbps().to_double();
+  NETCC_FUZZ_CHECK(mb >= static_cast<double>(p.min_rate.bps()) / 1e6 - unit - 1e-9);
+  NETCC_FUZZ_CHECK(mb <= static_cast<double>(p.line_rate.bps()) / 1e6 + unit + 1e-9);
 }
 
 // One call and the laws of its step. `last` is the latest completion time so far (has_last
@@ -232,8 +250,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   netcc::timely d{p};
   netcc::basic_timely<netcc::arith::q32> q{p};
+  netcc::timely_compact c{p};
   check_bounds(d);
   check_bounds(q);
+  check_compact_bounds(c);
+  // The compact form follows q32 with the same parameters, within its ranges.
+  bool compare_c = p.hai_threshold <= netcc::timely_compact::max_hai_threshold;
+  const double unit_c = std::ldexp(1.0, c.configuration().rate_shift() - 32);
+  std::int64_t t_min = 0, t_max = 0;
+  int events_c = 0;
   const auto pd = d.params();
   // The policies follow one another only with the same constants: alpha and beta exact in q32.
   const double a32 = std::ldexp(pd.alpha, 32), b32 = std::ldexp(pd.beta, 32);
@@ -251,6 +276,32 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if ((sel >> 3) % 4 == 0) check_rtt_helper(in.i64(), in.i64(), in.i64(), in.i64());
     step(d, o, has_last, last);
     step(q, o, has_last, last);
+    apply(c, o);
+    check_compact_bounds(c);
+    if (k == 0) t_min = t_max = o.t;
+    const netcc::detail::i128 ahead = netcc::detail::i128{o.t} - t_min;
+    const netcc::detail::i128 behind = netcc::detail::i128{t_max} - o.t;
+    if (o.t < t_min) t_min = o.t;
+    if (o.t > t_max) t_max = o.t;
+    const bool in_range = ahead <= (netcc::detail::i128{1} << 32) - (1 << 24) &&
+                          behind < (1 << 24) && (o.kind != 4 || o.amount < (1 << 23)) &&
+                          seen_rtt(pd, o) <= netcc::duration{netcc::timely_compact::max_rtt} &&
+                          t_max - t_min <= (std::int64_t{1} << 32) - (1 << 24);
+    compare_c = compare_c && in_range;
+    if (compare_c) {
+      ++events_c;
+      if (c.increase_held() != q.increase_held()) {
+        compare_c = false;  // the §5 test within the rate's rounding of its boundary
+      } else {
+        NETCC_FUZZ_CHECK(c.last_action() == q.last_action());
+        NETCC_FUZZ_CHECK(c.negative_gradients() ==
+                         (q.negative_gradients() < 255 ? q.negative_gradients() : 255u));
+        NETCC_FUZZ_CHECK(c.rtt_diff_us() == q.rtt_diff_us());
+        NETCC_FUZZ_CHECK(c.prev_rtt() == q.prev_rtt());
+        NETCC_FUZZ_CHECK(std::abs(c.rate_mbps().to_double() - q.rate_mbps().to_double()) <=
+                         (events_c + 1) * (unit_c + 0x1p-32));
+      }
+    }
     const bool completion = seen_rtt(pd, o) > netcc::duration::zero();
     if (completion && (!has_last || o.t > last)) last = o.t;
     has_last = has_last || completion;

@@ -1040,3 +1040,21 @@ RC_GTEST_PROP(TimelyProp, DivisorU64IsExact, ()) {
   if (n <= std::numeric_limits<std::uint64_t>::max() - d / 2)
     RC_ASSERT(v.div_nearest(n) == (n + d / 2) / d);
 }
+
+TEST(Timely, AckSerialisationBeyondTheClockIsNoSample) {
+  // 4.5e18 B at 2 Gbps serialise in 1.8e19 ns, beyond 2^63 - 1: the §3.1 RTT of an hour-long
+  // completion time is then 0 (no sample), as timely_rtt gives, in both policies.
+  const netcc::timely_params p{.segment = netcc::bytes{std::numeric_limits<std::int64_t>::max()},
+                               .line_rate = 2_Gbps};
+  const netcc::ack_event e{.now = netcc::timestamp{1'000},
+                           .acked = netcc::bytes{4'469'609'775'865'790'301},
+                           .rtt = netcc::duration{3'600'000'000'000}};
+  EXPECT_EQ(netcc::timely_rtt(e.rtt, e.acked, p.line_rate), netcc::duration::zero());
+  netcc::timely a{p};
+  q32_timely b{p};
+  a.on_ack(e);
+  b.on_ack(e);
+  EXPECT_EQ(a.prev_rtt(), netcc::duration::zero());
+  EXPECT_EQ(b.prev_rtt(), netcc::duration::zero());
+  EXPECT_EQ(a.last_action(), netcc::timely_action::none);
+}

@@ -620,8 +620,14 @@ class basic_timely {
         const detail::u128 x =
             detail::u128{static_cast<std::uint64_t>(acked.count())} * 8'000'000'000u +
             (line_div_.divisor() - 1);
-        ser = line_div_.fits(x) ? static_cast<std::int64_t>(line_div_.div_floor(x))
-                                : (acked / params_.line_rate).count();
+        if (line_div_.fits(x)) {  // a quotient beyond 2^63 - 1 ns saturates, as bytes / bit_rate
+          const std::uint64_t qv = line_div_.div_floor(x);
+          ser = qv > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                    ? std::numeric_limits<std::int64_t>::max()
+                    : static_cast<std::int64_t>(qv);
+        } else {
+          ser = (acked / params_.line_rate).count();
+        }
       }
       return rtt.count() > ser ? duration{rtt.count() - ser} : duration::zero();
     }
@@ -918,8 +924,8 @@ static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 336,
 /// - the rate: the q32 rate in Mbps rounded to nearest to a multiple of 2^rate_shift() raw units
 ///   and held as a 32-bit count of them, rate_shift() = max(0, bit_width(line_rate's q32 raw) -
 ///   32): 2^-18 Mbps (3.8 bps) at 10 Gbps, 2^-15 Mbps at 100 Gbps, 2^-12 Mbps at 1 Tbps. Its
-///   range is [min_rate, line_rate] (both rounded inwards to the unit; if the two meet, the line
-///   rate wins). An event moves the q32 rate by Algorithm 1 from the rounded one; the rounding
+///   range is [min_rate, line_rate] (both rounded inwards to the unit; if they round past each
+///   other, the floor wins, as in the q32 form). An event moves the q32 rate by Algorithm 1 from the rounded one; the rounding
 ///   adds at most 2^rate_shift() raw units per completion, and a decrease factor in [0, 1] never
 ///   enlarges an earlier difference, so after n completions the rate is within
 ///   (n + 1)(2^rate_shift() + 1) 2^-32 Mbps of the q32 form's (the
@@ -1015,7 +1021,10 @@ class timely_compact {
       const auto lo =
           (static_cast<std::uint64_t>(q_.min_.raw()) + ((std::uint64_t{1} << rate_shift_) - 1)) >>
           rate_shift_;
-      rate_lo_ = lo > rate_hi_ ? rate_hi_ : static_cast<std::uint32_t>(lo);
+      // min_rate and line_rate within one unit (rounded past each other): the floor wins, as in
+      // the q32 form (a unit above the line rate at most); it stays in 32 bits.
+      rate_lo_ = lo > 0xFFFF'FFFFu ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(lo);
+      if (rate_hi_ < rate_lo_) rate_hi_ = rate_lo_;
     }
 
     /// @brief A new flow's state: as basic_timely::config::initial_state, packed.
