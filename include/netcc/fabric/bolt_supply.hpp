@@ -446,10 +446,10 @@ class bolt_qos_weights {
       std::uint64_t sum = 0;
       for (std::size_t j = 0; j < n_; ++j)
         if (m >> j & 1u) sum += w_[j];
-      sum_[m] = sum;
-      recip_[m] = sum >= 2 && sum <= std::numeric_limits<std::uint32_t>::max()
-                      ? ~std::uint64_t{0} / sum + 1  // ceil(2^64 / sum), sum not 1
-                      : 0;
+      t_[m].sum = sum;
+      t_[m].recip = sum >= 2 && sum <= std::numeric_limits<std::uint32_t>::max()
+                        ? ~std::uint64_t{0} / sum + 1  // ceil(2^64 / sum), sum not 1
+                        : 0;
     }
   }
   /// @brief Number of levels.
@@ -458,20 +458,23 @@ class bolt_qos_weights {
   [[nodiscard]] constexpr std::uint32_t weight(std::size_t j) const noexcept { return w_[j]; }
   /// @brief Sum of the weights of the levels in `mask` (bits below levels()).
   [[nodiscard]] constexpr std::uint64_t effective(std::size_t mask) const noexcept {
-    return sum_[mask];
+    return t_[mask].sum;
   }
   /// @brief floor(b / effective(mask)) for b < 2^32 and 0 < effective(mask) < 2^32, without a
   /// division.
   [[nodiscard]] constexpr std::uint64_t divide(std::uint64_t b, std::size_t mask) const noexcept {
-    const std::uint64_t c = recip_[mask];
+    const std::uint64_t c = t_[mask].recip;
     return c == 0 ? b : static_cast<std::uint64_t>((detail::u128{b} * c) >> 64);  // sum 1: b
   }
 
  private:
   std::array<std::uint32_t, max_levels> w_{};
   std::size_t n_ = 0;
-  std::array<std::uint64_t, std::size_t{1} << max_levels> sum_{};
-  std::array<std::uint64_t, std::size_t{1} << max_levels> recip_{};
+  struct entry {
+    std::uint64_t sum = 0;    // w_effective of the mask
+    std::uint64_t recip = 0;  // ceil(2^64 / sum) for 2 <= sum < 2^32, else 0
+  };
+  std::array<entry, std::size_t{1} << max_levels> t_{};  // one line per lookup
 };
 
 /// @brief Algorithm 4 with the weights' table and the port's non-empty queues as a bit mask
