@@ -9,7 +9,9 @@
 //     for an INC packet that keeps its flag; the count equals start + added - removed;
 //   * a non-data packet changes neither itself nor the state;
 //   * table lookups equal the direct product inside the table;
-//   * the header round-trips through its 9-byte encoding.
+//   * the header round-trips through its 9-byte encoding;
+//   * the QoS form over a netcc::bolt_qos_weights table and the non-empty mask gives the view's
+//     decision, header and state.
 #include <netcc/fabric/bolt.hpp>
 
 #include <array>
@@ -53,6 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::array<netcc::bytes, ports> qs{};
   std::array<std::uint32_t, ports> ws{};
   for (std::size_t k = 0; k < ports; ++k) ws[k] = in.u16();
+  const netcc::bolt_qos_weights weights{ws};
   netcc::timestamp now{static_cast<std::int64_t>(in.u32())};
   while (!in.empty()) {
     const std::size_t port = in.below(ports);
@@ -67,7 +70,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const netcc::bolt_port_state s0 = st[port];
     netcc::bolt_ingress_result r;
     if (qos) {
+      // The weights' table with the non-empty mask gives the view's decision and state.
+      netcc::bolt_port_state ts = st[port];
+      netcc::bolt_header th = h;
+      std::uint32_t nonempty = 0;
+      for (std::size_t k = 0; k < ports; ++k)
+        if (qs[k] != netcc::bytes{0}) nonempty |= std::uint32_t{1} << k;
+      const auto tr =
+          netcc::bolt_qos_ingress(ts, th, pkt_size, weights, nonempty, q, rate, port, now, p);
       r = netcc::bolt_qos_ingress(st[port], h, pkt_size, {rate, qs, ws}, port, now, p);
+      NETCC_FUZZ_CHECK(tr.action == r.action && tr.send_src == r.send_src && tr.src == r.src);
+      NETCC_FUZZ_CHECK(th == h && ts == st[port]);
     } else if (use_table) {
       r = netcc::bolt_ingress(st[port], h, pkt_size, {q, rate}, now, p, t100{});
     } else {
