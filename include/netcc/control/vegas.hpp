@@ -430,30 +430,10 @@ requires std::is_same_v<Storage, vegas_state_full> ||
     template <class E>
     requires AckFeedback<E> && RttFeedback<E>
     constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+      // The event's fields, not the event, go to the handler: an event with an INT stack would
+      // otherwise be built in memory wherever the handler is not inlined.
       using ft = feedback_traits<E>;
-      const sequence ack = ft::ack_seq(e);
-      if constexpr (compact) {
-        // The common ACK, within an armed round with no timeout mark pending, moves only the
-        // RTT samples: handle_ack's sampling lines on the stored 32-bit fields (a sample past
-        // 2^32 - 2 ns is kept as that either way), without unpacking the rest.
-        const duration rtt = ft::rtt(e);
-        if ((st.flags & (armed | loss_rearm)) == armed &&
-            static_cast<std::int32_t>(static_cast<std::uint32_t>(ack) - st.round_end) < 0) {
-          if (rtt > duration::zero()) {
-            const std::uint32_t r = flow_state::store_rtt(rtt);
-            if (r < st.base_rtt) st.base_rtt = r;
-            if (!(st.flags & sampled) || r < st.round_min) st.round_min = r;
-            st.flags |= sampled;
-          }
-          st.branch = vegas_branch::in_round;
-          return;
-        }
-        work s = st.load(ack);
-        handle_ack(s, ack, ft::snd_nxt(e), rtt, ft::acked_bytes(e));
-        st.store(s);
-      } else {
-        handle_ack(st, ack, ft::snd_nxt(e), ft::rtt(e), ft::acked_bytes(e));
-      }
+      ack_fields(st, ft::ack_seq(e), ft::snd_nxt(e), ft::rtt(e), ft::acked_bytes(e));
     }
 
     /// @brief basic_vegas::on_loss for the flow of state `st`.
@@ -554,6 +534,31 @@ requires std::is_same_v<Storage, vegas_state_full> ||
     static constexpr std::uint8_t grow = detail::vegas_grow;
     static constexpr std::uint8_t lost = detail::vegas_lost;
     static constexpr std::uint8_t loss_rearm = detail::vegas_loss_rearm;
+
+    constexpr void ack_fields(flow_state& st, sequence ack, sequence nxt, duration rtt,
+                              bytes acked) const noexcept {
+      if constexpr (compact) {
+        // The common ACK, within an armed round with no timeout mark pending, moves only the
+        // RTT samples: handle_ack's sampling lines on the stored 32-bit fields (a sample past
+        // 2^32 - 2 ns is kept as that either way), without unpacking the rest.
+        if ((st.flags & (armed | loss_rearm)) == armed &&
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(ack) - st.round_end) < 0) {
+          if (rtt > duration::zero()) {
+            const std::uint32_t r = flow_state::store_rtt(rtt);
+            if (r < st.base_rtt) st.base_rtt = r;
+            if (!(st.flags & sampled) || r < st.round_min) st.round_min = r;
+            st.flags |= sampled;
+          }
+          st.branch = vegas_branch::in_round;
+          return;
+        }
+        work s = st.load(ack);
+        handle_ack(s, ack, nxt, rtt, acked);
+        st.store(s);
+      } else {
+        handle_ack(st, ack, nxt, rtt, acked);
+      }
+    }
 
     constexpr void handle_ack(work& s, sequence ack, sequence nxt, duration rtt,
                               bytes acked) const noexcept {
