@@ -707,14 +707,14 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
       // Eq. 1: R_C = R_C (1 - alpha/2) (DCQCN), or R_C = (1 - alpha) R_C (the seed's text).
       const value_type factor =
           params_.cut == dcqcn_cut::half_alpha ? one - detail::dcqcn_half(s.alpha) : one - s.alpha;
-      s.r_c = clamp_rate(s.r_c * factor);
+      s.r_c = clamp_rate(mul_nonneg(s.r_c, factor));
       if (s.r_c > s.r_t) s.r_c = s.r_t;  // rounding guard: a CNP never raises R_C above R_T
       // alpha = (1 - g) alpha + g, written alpha + g (1 - alpha) so it stays <= 1.
-      s.alpha = clamp_num(s.alpha + g_ * (one - s.alpha), num<value_type>(0), one);
+      s.alpha = clamp_num(s.alpha + mul_nonneg(g_, one - s.alpha), num<value_type>(0), one);
       s.i_t = s.i_b = 0;
       s.byte_acc = 0;
-      s.next_alpha = after(now, params_.alpha_timer, 1);
-      s.next_rate = after(now, params_.rate_timer, 1);
+      s.next_alpha = after_one(now, params_.alpha_timer);
+      s.next_rate = after_one(now, params_.rate_timer);
       if (s.cnps != 0xFFFF'FFFFu) ++s.cnps;
     }
 
@@ -766,7 +766,7 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
     [[nodiscard]] constexpr value_type hyper_step(std::uint64_t k) const noexcept {
       using nt = number_traits<value_type>;
       if (k <= (std::uint64_t{1} << 30))
-        return nt::from_int(static_cast<std::int64_t>(k)) * hi_mbps_;
+        return mul_nonneg(nt::from_int(static_cast<std::int64_t>(k)), hi_mbps_);
       const value_type four = hi_mbps_ * num<value_type>(4);
       return nt::from_int(static_cast<std::int64_t>(k >> 2)) * four +
              nt::from_int(static_cast<std::int64_t>(k & 3)) * hi_mbps_;
@@ -803,11 +803,21 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
       return timestamp{detail::saturate_i64(detail::i128{t.count()} + detail::i128{d.count()} * n)};
     }
 
+    // t + d for d > 0, saturating at timestamp::max() (after(t, d, 1) in 64 bits).
+    static constexpr timestamp after_one(timestamp t, duration d) noexcept {
+      return t.count() > INT64_MAX - d.count() ? timestamp::max()
+                                               : timestamp{t.count() + d.count()};
+    }
+
     // Expiries of a timer of period `d` due at `next` within (.., now]; moves `next` past
     // `now`.
     static constexpr std::uint64_t expiries(timestamp& next, duration d, timestamp now) noexcept {
       if (next > now || next == timestamp::max()) return 0;
       const detail::i128 late = detail::i128{now.count()} - next.count();
+      if (late < d.count()) {  // one period, the usual case: 64-bit arithmetic only
+        next = after_one(next, d);
+        return 1;
+      }
       // One period: no division; a lateness within 64 bits (always, unless the clock spans
       // more than 2^63 ns): a 64-bit division, the same quotient as the 128-bit one.
       const detail::i128 n =
@@ -836,10 +846,10 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
       // (1 - g)^n by square-and-multiply (one period, the usual case, needs no loop).
       value_type factor = (n & 1) != 0 ? base : num<value_type>(1);
       for (n >>= 1; n > 0 && factor > zero; n >>= 1) {
-        base = base * base;
-        if (n & 1) factor = factor * base;
+        base = mul_nonneg(base, base);
+        if (n & 1) factor = mul_nonneg(factor, base);
       }
-      s.alpha = clamp_num(s.alpha * factor, zero, num<value_type>(1));
+      s.alpha = clamp_num(mul_nonneg(s.alpha, factor), zero, num<value_type>(1));
     }
 
     dcqcn_params params_{};
