@@ -4,9 +4,15 @@
 // and on the HPCC wire format, with the per-flow state in bytes (counter "state_B") and the
 // whole controller with its configuration ("object_B"). Every ACK yields a utilisation sample
 // and a window update (MeasureInflight over all hops, the EWMA, ComputeWind / Eq. 4).
+// The compact forms (netcc::hpcc_compact, netcc::fasttune_compact: 64-B states at wire width)
+// per ACK on one flow, and flows at scale: 1 to 1M flow states in a contiguous array (compact
+// states, or q32 controller objects), 5-hop ACKs delivered in random flow order
+// ("bytes_per_flow"); the cost per ACK beyond the single-flow figure is cache misses.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <random>
+#include <vector>
 
 #include <netcc/control/fasttune.hpp>
 #include <netcc/control/hpcc.hpp>
@@ -61,5 +67,87 @@ BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<ieee_double, stack8>>)
 BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<q32, stack8>>)->Arg(1)->Arg(2)->Arg(5)->Arg(8);
 BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<ieee_double, wire5>>)->Arg(1)->Arg(5);
 BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<q32, wire5>>)->Arg(1)->Arg(5);
+
+// One flow through the compact form's config and an external state.
+template <class C>
+void BM_int_window_compact_ack(benchmark::State& state) {
+  const auto acks = int_acks<typename C::stack_type>(static_cast<std::size_t>(state.range(0)));
+  typename C::params_type p;
+  p.host_rate = 100_Gbps;
+  p.base_rtt = 10_us;
+  p.expected_flows = 8;
+  const typename C::config cfg{p};
+  auto st = cfg.initial_state();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(cfg.on_ack(st, acks[i++ & (ring - 1)]));
+    benchmark::DoNotOptimize(st);
+  }
+  state.counters["state_B"] = static_cast<double>(sizeof(st));
+  state.counters["hops"] = static_cast<double>(state.range(0));
+}
+
+// Flows in random order: each ACK of the ring goes to a random flow of the array (the ring's
+// timestamps and counters increase, so a flow's next ACK is later than its last one except once
+// per pass over the ring).
+inline constexpr std::size_t order_len = std::size_t{1} << 16;
+
+std::vector<std::uint32_t> flow_order(std::size_t flows) {
+  std::mt19937_64 rng(11);
+  std::vector<std::uint32_t> v(order_len);
+  for (auto& f : v) f = static_cast<std::uint32_t>(rng() % flows);
+  return v;
+}
+
+template <class C>
+void BM_int_window_compact_flows(benchmark::State& state) {
+  const auto flows = static_cast<std::size_t>(state.range(0));
+  const auto acks = int_acks<typename C::stack_type>(5);
+  const auto order = flow_order(flows);
+  typename C::params_type p;
+  p.host_rate = 100_Gbps;
+  p.base_rtt = 10_us;
+  p.expected_flows = 8;
+  const typename C::config cfg{p};
+  std::vector<typename C::flow_state> st(flows, cfg.initial_state());
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(cfg.on_ack(st[order[i & (order_len - 1)]], acks[i & (ring - 1)]));
+    ++i;
+  }
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));
+  state.counters["flows"] = static_cast<double>(flows);
+}
+
+template <class C>
+void BM_int_window_object_flows(benchmark::State& state) {
+  const auto flows = static_cast<std::size_t>(state.range(0));
+  const auto acks = int_acks<typename C::estimator_type::stack_type>(5);
+  const auto order = flow_order(flows);
+  typename C::params_type p;
+  p.host_rate = 100_Gbps;
+  p.base_rtt = 10_us;
+  p.expected_flows = 8;
+  std::vector<C> cc(flows, C{p});
+  std::size_t i = 0;
+  for (auto _ : state) {
+    C& c = cc[order[i & (order_len - 1)]];
+    c.on_ack(acks[i & (ring - 1)]);
+    benchmark::DoNotOptimize(c);
+    ++i;
+  }
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(C));
+  state.counters["flows"] = static_cast<double>(flows);
+}
+
+BENCHMARK(BM_int_window_compact_ack<netcc::hpcc_compact>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_compact_ack<netcc::fasttune_compact>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_compact_flows<netcc::hpcc_compact>)->RangeMultiplier(16)->Range(1, 1 << 20);
+BENCHMARK(BM_int_window_compact_flows<netcc::fasttune_compact>)
+    ->RangeMultiplier(16)
+    ->Range(1, 1 << 20);
+BENCHMARK(BM_int_window_object_flows<netcc::basic_hpcc<q32, wire5>>)
+    ->RangeMultiplier(16)
+    ->Range(1, 1 << 20);
 
 }  // namespace

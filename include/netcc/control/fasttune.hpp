@@ -54,15 +54,18 @@
 /// @endcode
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/control/hpcc.hpp"
 #include "netcc/control/int_utilisation.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/feedback.hpp"
+#include "netcc/core/int_wire.hpp"
 #include "netcc/core/per_rtt.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/core/validation.hpp"
@@ -245,5 +248,234 @@ static_assert(
     "fasttune: per-flow state over the HPCC wire format within 64 B + 16 B per hop");
 static_assert(fasttune::state_bytes <= 64 + 24 * 5,
               "fasttune: per-flow state within 64 B + 24 B per hop");
+
+/// @brief The FastTune sender in q32 with its per-flow state at wire width: 64 B at 5 hops on
+/// HPCC's INT format, for arrays of many flows. The q32 sender's Algorithm 2 (the same
+/// configuration, estimator in prefix-path mode, detail::int_util_sample, and Eq. 4,
+/// detail::mimd_window) over a packed flow_state; the parameters and derived terms live in a
+/// config shared by a class of flows.
+///
+/// Layout and the range of every narrowed field (as netcc::basic_hpcc_compact):
+/// - `Last` (line 19): each hop's 64-bit wire word, 8 B per hop. Range: hops as the wire format
+///   decodes them (a table rate, a queue length in whole wire units up to max_qlen).
+/// - W^c and U: q32 as they are (8 B each).
+/// - W is not stored: W = W^c after a reference update (lines 13, 17) or before the first
+///   sample, and W^c / (U / eta) + W_AI (line 11) otherwise; window() recomputes it and the
+///   event handler returns it.
+/// - lastUpdateSeq: low 32 bits, compared modulo 2^32, plus an "armed" bit. Range: ack.seq within
+///   2^31 - 1 B of the last armed lastUpdateSeq.
+/// - the latest rule (3 bits), "U has a sample", "armed", SACKUpdate and the stored hop count
+///   (7 bits): one 32-bit word.
+///
+/// Within those ranges every ACK takes the same rule as basic_fasttune<arith::q32, Wire::stack>
+/// and leaves the same W, W^c and U bit for bit (tests/control/fasttune_compact_test.cpp).
+/// @tparam Wire the INT wire layout (netcc::int_wire_format; HPCC's by default)
+/// @code
+/// const netcc::fasttune_compact::config cfg{{.base_rtt = netcc::duration{16'000}}};
+/// std::vector<netcc::fasttune_compact::flow_state> flows(1000, cfg.initial_state());  // 64 kB
+/// cfg.on_ack(flows[3], sack);  // netcc::basic_ack_event<netcc::hpcc_int_format::stack>
+/// netcc::bit_rate r = cfg.pacing_rate(flows[3]);
+/// @endcode
+template <class Wire = hpcc_int_format>
+class basic_fasttune_compact {
+ public:
+  /// @brief The INT stack type of the events (the wire format's decoded stack).
+  using stack_type = typename Wire::stack;
+  /// @brief The q32 sender this form equals within its ranges.
+  using wide_type = basic_fasttune<arith::q32, stack_type>;
+  /// @brief The number type of the law (q32).
+  using value_type = typename wide_type::value_type;
+  /// @brief The parameter struct.
+  using params_type = fasttune_params;
+  /// @brief Events consumed: ACKs (host ACKs and S-ACKs) only.
+  static constexpr event_set events = cc_event::ack;
+  static_assert(Wire::max_hops <= 127, "basic_fasttune_compact: at most 127 hops (7-bit count)");
+
+ private:
+  using clock = typename stack_type::timestamp_clock;
+  using counter = typename stack_type::tx_counter;
+  using record = detail::int_wire_record<Wire>;
+  using f_branch = detail::bit_field<0, 3>;
+  using f_have_u = detail::bit_field<3, 1>;
+  using f_armed = detail::bit_field<4, 1>;
+  using f_sack = detail::bit_field<5, 1>;
+  using f_count = detail::bit_field<6, 7>;
+
+ public:
+  /// @brief One flow's packed state (64 B at 5 hops, trivially copyable); see the class
+  /// comment for each field's range. Read and change it through config.
+  struct flow_state {
+    std::array<record, Wire::max_hops> hops{};  ///< each hop's previous INT record, wire word
+    value_type wc{};                            ///< W^c, the reference window (q32 bytes)
+    value_type u{};                             ///< U, the smoothed utilisation (q32)
+    std::uint32_t mark = 0;                     ///< lastUpdateSeq, low 32 bits
+    std::uint32_t bits = 0;  ///< rule (bits 0-2), U valid (3), armed (4), SACKUpdate (5), hop
+                             ///< count (6-12)
+  };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the parameters and every derived constant, with
+  /// Algorithm 2 as members taking one flow's state.
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields fall back to their
+    /// defaults, as basic_fasttune; netcc::validate reports them).
+    constexpr explicit config(const params_type& p = {}) noexcept : p_(p) {
+      c_ = detail::make_int_window_config<value_type>(p_, params_type{});
+    }
+
+    /// @brief A new flow's state: W = W^c = W_init, SACKUpdate set, no record, no sample.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      st.wc = c_.cwnd_init;
+      f_sack::set(st.bits, 1U);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
+
+    /// @brief HANDLEACK(ack), Algorithm 2 lines 1-20 (basic_fasttune::on_ack) on `st`;
+    /// returns W.
+    template <class E>
+    requires IntFeedbackFor<E, stack_type>
+    constexpr value_type on_ack(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      bool from_switch = false;
+      if constexpr (SwitchAckFeedback<E>) from_switch = ft::switch_ack(e);
+      std::uint8_t count = static_cast<std::uint8_t>(f_count::get(st.bits));
+      bool have_u = f_have_u::get(st.bits) != 0;
+      detail::int_util_sample<value_type, int_path::prefix, clock, counter>(
+          e, c_.t, &c_.t_div, st.hops, count, st.u, have_u);  // lines 2-10, 19
+      std::uint32_t bits = st.bits;
+      f_count::set(bits, count);
+      f_have_u::set(bits, have_u ? 1U : 0U);
+      if (!have_u) {
+        f_branch::set(bits, static_cast<std::uint32_t>(fasttune_branch::hold));
+        st.bits = bits;
+        return st.wc;
+      }
+      const value_type w = detail::mimd_window(st.wc, st.u, c_);  // line 11
+      auto br = fasttune_branch::window;
+      if (from_switch) {
+        if (f_sack::get(bits) != 0) {  // lines 12-14
+          br = fasttune_branch::reference_switch;
+          st.wc = w;
+          f_sack::set(bits, 0U);
+        }
+      } else if (detail::seq32_passed(ft::ack_seq(e), st.mark, f_armed::get(bits) != 0)) {
+        br = fasttune_branch::reference_ack;                   // line 16
+        st.wc = w;                                             // line 17
+        st.mark = static_cast<std::uint32_t>(ft::snd_nxt(e));  // line 18
+        f_armed::set(bits, 1U);
+      }
+      f_branch::set(bits, static_cast<std::uint32_t>(br));
+      st.bits = bits;
+      return w;
+    }
+
+    /// @brief W as the law computed it on the latest ACK (see the class comment).
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      return last_branch(st) == fasttune_branch::window ? detail::mimd_window(st.wc, st.u, c_)
+                                                        : st.wc;
+    }
+    /// @brief The window W in whole bytes (rounded down), within [min_cwnd, max_cwnd].
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return bytes{static_cast<std::int64_t>(to_double(window(st)))};
+    }
+    /// @brief R = W / T (line 20), within [min_rate, host_rate], at least 1 bps.
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      return detail::int_window_rate(cwnd(st), c_.t, c_.min_rate, c_.host_rate);
+    }
+    /// @brief The reference window W^c.
+    [[nodiscard]] constexpr value_type reference_window(const flow_state& st) const noexcept {
+      return st.wc;
+    }
+    /// @brief U (0 before the first sample).
+    [[nodiscard]] constexpr value_type utilisation(const flow_state& st) const noexcept {
+      return st.u;
+    }
+    /// @brief True once U holds a sample.
+    [[nodiscard]] constexpr bool has_utilisation(const flow_state& st) const noexcept {
+      return f_have_u::get(st.bits) != 0;
+    }
+    /// @brief Hops with a stored record.
+    [[nodiscard]] constexpr std::size_t hops(const flow_state& st) const noexcept {
+      return f_count::get(st.bits);
+    }
+    /// @brief SACKUpdate: true until a switch ACK has set the reference window.
+    [[nodiscard]] constexpr bool sack_update(const flow_state& st) const noexcept {
+      return f_sack::get(st.bits) != 0;
+    }
+    /// @brief The rule of Algorithm 2 the latest ACK ran.
+    [[nodiscard]] constexpr fasttune_branch last_branch(const flow_state& st) const noexcept {
+      return static_cast<fasttune_branch>(f_branch::get(st.bits));
+    }
+    /// @brief W_AI in force, in bytes.
+    [[nodiscard]] constexpr value_type w_ai() const noexcept { return c_.w_ai; }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const params_type& params() const noexcept { return p_; }
+    /// @brief The largest window in force.
+    [[nodiscard]] constexpr bytes max_window() const noexcept {
+      return bytes{static_cast<std::int64_t>(to_double(c_.max_cwnd))};
+    }
+
+   private:
+    params_type p_;
+    detail::int_window_config<value_type> c_{};
+  };
+
+  /// @brief Bytes of per-flow state (sizeof(flow_state)).
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit basic_fasttune_compact(const params_type& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief HANDLEACK(ack) (config::on_ack on this flow).
+  template <class E>
+  requires IntFeedbackFor<E, stack_type>
+  constexpr void on_ack(const E& e) noexcept { cfg_.on_ack(s_, e); }
+  /// @brief The window W in whole bytes.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
+  /// @brief R = W / T.
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief W as the law computes it (unrounded).
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
+  /// @brief The reference window W^c.
+  [[nodiscard]] constexpr value_type reference_window() const noexcept {
+    return cfg_.reference_window(s_);
+  }
+  /// @brief U (0 before the first sample).
+  [[nodiscard]] constexpr value_type utilisation() const noexcept { return cfg_.utilisation(s_); }
+  /// @brief SACKUpdate.
+  [[nodiscard]] constexpr bool sack_update() const noexcept { return cfg_.sack_update(s_); }
+  /// @brief The rule of Algorithm 2 the latest ACK ran.
+  [[nodiscard]] constexpr fasttune_branch last_branch() const noexcept {
+    return cfg_.last_branch(s_);
+  }
+  /// @brief W_AI in force.
+  [[nodiscard]] constexpr value_type w_ai() const noexcept { return cfg_.w_ai(); }
+  /// @brief The parameters in force.
+  [[nodiscard]] constexpr params_type params() const noexcept { return cfg_.params(); }
+  /// @brief The largest window in force.
+  [[nodiscard]] constexpr bytes max_window() const noexcept { return cfg_.max_window(); }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
+ private:
+  config cfg_;
+  flow_state s_;
+};
+
+/// @brief The FastTune sender in q32 with a 64-B per-flow state on HPCC's INT wire format.
+using fasttune_compact = basic_fasttune_compact<>;
+
+// Per-flow state budget of the compact form: 64 B at 5 hops (five 8-B wire records, W^c and U in
+// q32, a 32-bit lastUpdateSeq, one word of rule, flags and hop count).
+static_assert(sizeof(fasttune_compact::flow_state) <= 64,
+              "fasttune_compact: per-flow state within 64 B");
+static_assert(fasttune_compact::state_bytes == sizeof(fasttune_compact::flow_state));
 
 }  // namespace netcc

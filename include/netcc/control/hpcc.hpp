@@ -51,17 +51,21 @@
 /// @endcode
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/control/int_utilisation.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/feedback.hpp"
+#include "netcc/core/int_wire.hpp"
 #include "netcc/core/per_rtt.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/core/validation.hpp"
+#include "netcc/core/wrap.hpp"
 
 namespace netcc {
 
@@ -249,6 +253,36 @@ enum class hpcc_branch : std::uint8_t {
   additive_reference,        ///< line 18, and W^c = W, incStage + 1 (line 20)
 };
 
+namespace detail {
+
+/// ComputeWind(U, updateWc), HPCC Algorithm 1 lines 12-21, on a flow's reference window `wc`
+/// and incStage `stage` (both updated when `update_wc`); records the rule in `branch` and
+/// returns W. Shared by netcc::basic_hpcc and netcc::basic_hpcc_compact.
+template <Number T, class Stage>
+[[nodiscard]] constexpr T hpcc_compute_wind(T u, bool update_wc, T& wc, Stage& stage,
+                                            std::int64_t max_stage, hpcc_branch& branch,
+                                            const int_window_config<T>& c) noexcept {
+  T w;
+  if (u >= c.eta || static_cast<std::int64_t>(stage) >= max_stage) {
+    branch = update_wc ? hpcc_branch::multiplicative_reference : hpcc_branch::multiplicative;
+    w = mimd_window(wc, u, c);  // line 14: W = Wc / (U/eta) + W_AI
+    if (update_wc) {
+      stage = 0;  // line 16
+      wc = w;     // line 16
+    }
+  } else {
+    branch = update_wc ? hpcc_branch::additive_reference : hpcc_branch::additive;
+    w = clamp_num(wc + c.w_ai, c.min_cwnd, c.max_cwnd);  // line 18: W = Wc + W_AI
+    if (update_wc) {
+      if (static_cast<std::int64_t>(stage) < max_stage) ++stage;  // line 20
+      wc = w;                                                     // line 20
+    }
+  }
+  return w;
+}
+
+}  // namespace detail
+
 /// @brief HPCC (SIGCOMM'19 Algorithm 1) over any arithmetic policy and INT stack.
 ///
 /// Per ACK (`on_ack`): MeasureInflight through netcc::int_utilisation, ComputeWind with the
@@ -331,25 +365,10 @@ class basic_hpcc {
   }
 
  private:
-  /// ComputeWind(U, updateWc), Algorithm 1 lines 12-21.
+  /// ComputeWind(U, updateWc), Algorithm 1 lines 12-21 (detail::hpcc_compute_wind).
   [[nodiscard]] constexpr value_type compute_wind(value_type u, bool update_wc) noexcept {
-    value_type w;
-    if (u >= cfg_.eta || inc_stage_ >= params_.max_stage) {
-      branch_ = update_wc ? hpcc_branch::multiplicative_reference : hpcc_branch::multiplicative;
-      w = detail::mimd_window(wc_, u, cfg_);  // line 14: W = Wc / (U/eta) + W_AI
-      if (update_wc) {
-        inc_stage_ = 0;  // line 16
-        wc_ = w;         // line 16
-      }
-    } else {
-      branch_ = update_wc ? hpcc_branch::additive_reference : hpcc_branch::additive;
-      w = clamp_num(wc_ + cfg_.w_ai, cfg_.min_cwnd, cfg_.max_cwnd);  // line 18: W = Wc + W_AI
-      if (update_wc) {
-        if (inc_stage_ < params_.max_stage) ++inc_stage_;  // line 20
-        wc_ = w;                                           // line 20
-      }
-    }
-    return w;
+    return detail::hpcc_compute_wind(u, update_wc, wc_, inc_stage_, params_.max_stage, branch_,
+                                     cfg_);
   }
 
   // Configuration (per class of flows in a NIC; kept here so the controller is one value).
@@ -388,5 +407,265 @@ static_assert(
         64 + 16 * 5,
     "hpcc (q32): per-flow state within 64 B + 16 B per hop");
 static_assert(hpcc::state_bytes <= 64 + 24 * 5, "hpcc: per-flow state within 64 B + 24 B per hop");
+
+namespace detail {
+
+/// lastUpdateSeq at 32 bits for the compact INT controllers: the low 32 bits of the sequence
+/// number, compared with `ack.seq > lastUpdateSeq` modulo 2^32 (netcc::modular<32>), and
+/// whether it was ever armed: a fresh marker compares at full width against 0, as
+/// netcc::per_rtt_marker does. Range: once armed, ack.seq within 2^31 - 1 bytes of lastUpdateSeq
+/// (more than any window: windows are below 2^31 B).
+[[nodiscard]] constexpr bool seq32_passed(sequence seq, std::uint32_t mark, bool armed) noexcept {
+  if (!armed) return seq_gt(seq, 0);
+  return modular<32>::diff(static_cast<std::uint32_t>(seq), mark) > 0;
+}
+
+/// The flag word of the compact INT controllers' flow states: `bits` wide fields at `shift`.
+template <unsigned Shift, unsigned Bits>
+struct bit_field {
+  static constexpr std::uint32_t mask = (std::uint32_t{1} << Bits) - 1;
+  [[nodiscard]] static constexpr std::uint32_t get(std::uint32_t w) noexcept {
+    return (w >> Shift) & mask;
+  }
+  static constexpr void set(std::uint32_t& w, std::uint32_t v) noexcept {
+    w = (w & ~(mask << Shift)) | ((v & mask) << Shift);
+  }
+};
+
+}  // namespace detail
+
+/// @brief HPCC in q32 with its per-flow state at wire width: 64 B at 5 hops on HPCC's INT
+/// format, for arrays of many flows. The q32 controller's Algorithm 1 (the same configuration,
+/// estimator and ComputeWind, detail::int_util_sample and detail::hpcc_compute_wind) over a
+/// packed flow_state; the parameters and derived terms live in a config shared by a class of
+/// flows.
+///
+/// Layout and the range of every narrowed field:
+/// - the previous INT record of each hop (`L`, line 22): the hop's 64-bit wire word
+///   (netcc::int_wire_format: rate code, timestamp, tx counter, queue length), 8 B per hop.
+///   Range: hops as the wire format decodes them (int_wire_format::decode_hop / make_hop: a
+///   table rate, a queue length in whole wire units up to max_qlen); a hand-made hop outside
+///   that image is read as the wire would carry it (rate rounded down to the table, queue to
+///   whole units), which is what a switch with that format reports. Timestamp and tx-counter
+///   deltas wrap at the wire's widths, as in the q32 object over the decoded stack.
+/// - W^c and U: q32 as they are (8 B each; not narrowed: HPCC's W^c / (U / eta) needs q32's
+///   resolution for bit-identical windows).
+/// - W is not stored: it is a function of W^c, U and the rule of the latest ACK (W = W^c after
+///   a reference update or before the first sample, W^c / (U / eta) + W_AI after line 14
+///   without update, W^c + W_AI after line 18 without update), recomputed by window(); the
+///   event handler returns it.
+/// - lastUpdateSeq: the low 32 bits of the sequence number (4 B), compared modulo 2^32, plus a
+///   bit saying it was armed (a fresh marker compares at full width against 0). Range: ack.seq
+///   within 2^31 - 1 B of the last armed lastUpdateSeq.
+/// - incStage (20 bits; max_stage <= 1000000 < 2^20), the latest rule (3 bits), "U has a
+///   sample", "lastUpdateSeq armed" and the stored hop count (7 bits): one 32-bit word.
+///
+/// Within those ranges every ACK takes the same rule as basic_hpcc<arith::q32, Wire::stack> and
+/// leaves the same W, W^c, U and incStage bit for bit (tests/control/hpcc_compact_test.cpp).
+/// @tparam Wire the INT wire layout (netcc::int_wire_format; HPCC's by default)
+/// @code
+/// const netcc::hpcc_compact::config cfg{{.host_rate = netcc::bit_rate{100'000'000'000}}};
+/// std::vector<netcc::hpcc_compact::flow_state> flows(1000, cfg.initial_state());  // 64 kB
+/// cfg.on_ack(flows[7], ack);  // ack: netcc::basic_ack_event<netcc::hpcc_int_format::stack>
+/// netcc::bytes w = cfg.cwnd(flows[7]);
+/// @endcode
+template <class Wire = hpcc_int_format>
+class basic_hpcc_compact {
+ public:
+  /// @brief The INT stack type of the events (the wire format's decoded stack).
+  using stack_type = typename Wire::stack;
+  /// @brief The q32 controller this form equals within its ranges.
+  using wide_type = basic_hpcc<arith::q32, stack_type>;
+  /// @brief The number type of the law (q32).
+  using value_type = typename wide_type::value_type;
+  /// @brief The parameter struct.
+  using params_type = hpcc_params;
+  /// @brief Events consumed: ACKs only.
+  static constexpr event_set events = cc_event::ack;
+  static_assert(Wire::max_hops <= 127, "basic_hpcc_compact: at most 127 hops (7-bit count)");
+
+ private:
+  using clock = typename stack_type::timestamp_clock;
+  using counter = typename stack_type::tx_counter;
+  using record = detail::int_wire_record<Wire>;
+  using f_stage = detail::bit_field<0, 20>;
+  using f_branch = detail::bit_field<20, 3>;
+  using f_have_u = detail::bit_field<23, 1>;
+  using f_armed = detail::bit_field<24, 1>;
+  using f_count = detail::bit_field<25, 7>;
+
+ public:
+  /// @brief One flow's packed state (64 B at 5 hops, trivially copyable); see the class
+  /// comment for each field's range. Read and change it through config.
+  struct flow_state {
+    std::array<record, Wire::max_hops> hops{};  ///< each hop's previous INT record, wire word
+    value_type wc{};                            ///< W^c, the reference window (q32 bytes)
+    value_type u{};                             ///< U, the smoothed utilisation (q32)
+    std::uint32_t mark = 0;                     ///< lastUpdateSeq, low 32 bits
+    std::uint32_t bits = 0;  ///< incStage (bits 0-19), rule (20-22), U valid (23), armed (24),
+                             ///< hop count (25-31)
+  };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the parameters and every derived constant, with
+  /// Algorithm 1 as members taking one flow's state.
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields fall back to their
+    /// defaults, as basic_hpcc; netcc::validate reports them).
+    constexpr explicit config(const params_type& p = {}) noexcept : p_(p) {
+      c_ = detail::make_int_window_config<value_type>(p_, params_type{});
+      if (p_.max_stage < 0 || p_.max_stage > 1'000'000) p_.max_stage = params_type{}.max_stage;
+    }
+
+    /// @brief A new flow's state: W = W^c = W_init, no record, no sample.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      st.wc = c_.cwnd_init;
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
+
+    /// @brief NewAck(ack), Algorithm 1 lines 22-28 (basic_hpcc::on_ack) on `st`; returns W.
+    template <class E>
+    requires IntFeedbackFor<E, stack_type>
+    constexpr value_type on_ack(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      std::uint8_t count = static_cast<std::uint8_t>(f_count::get(st.bits));
+      bool have_u = f_have_u::get(st.bits) != 0;
+      detail::int_util_sample<value_type, int_path::whole, clock, counter>(
+          e, c_.t, &c_.t_div, st.hops, count, st.u, have_u);
+      std::uint32_t bits = st.bits;
+      f_count::set(bits, count);
+      f_have_u::set(bits, have_u ? 1U : 0U);
+      if (!have_u) {
+        f_branch::set(bits, static_cast<std::uint32_t>(hpcc_branch::hold));
+        st.bits = bits;
+        return st.wc;
+      }
+      const bool armed = f_armed::get(bits) != 0;
+      const bool update_wc = detail::seq32_passed(ft::ack_seq(e), st.mark, armed);  // line 23
+      std::uint32_t stage = f_stage::get(bits);
+      hpcc_branch br{};
+      const value_type w =
+          detail::hpcc_compute_wind(st.u, update_wc, st.wc, stage, p_.max_stage, br, c_);
+      if (update_wc) {  // line 25: lastUpdateSeq = snd_nxt
+        st.mark = static_cast<std::uint32_t>(ft::snd_nxt(e));
+        f_armed::set(bits, 1U);
+      }
+      f_stage::set(bits, stage);
+      f_branch::set(bits, static_cast<std::uint32_t>(br));
+      st.bits = bits;
+      return w;
+    }
+
+    /// @brief W as the law computed it on the latest ACK (see the class comment).
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      switch (last_branch(st)) {
+        case hpcc_branch::multiplicative:
+          return detail::mimd_window(st.wc, st.u, c_);
+        case hpcc_branch::additive:
+          return clamp_num(st.wc + c_.w_ai, c_.min_cwnd, c_.max_cwnd);
+        default:
+          return st.wc;
+      }
+    }
+    /// @brief The window W in whole bytes (rounded down), within [min_cwnd, max_cwnd].
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return bytes{static_cast<std::int64_t>(to_double(window(st)))};
+    }
+    /// @brief R = W / T (line 28), within [min_rate, host_rate], at least 1 bps.
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      return detail::int_window_rate(cwnd(st), c_.t, c_.min_rate, c_.host_rate);
+    }
+    /// @brief The reference window W^c.
+    [[nodiscard]] constexpr value_type reference_window(const flow_state& st) const noexcept {
+      return st.wc;
+    }
+    /// @brief U (0 before the first sample).
+    [[nodiscard]] constexpr value_type utilisation(const flow_state& st) const noexcept {
+      return st.u;
+    }
+    /// @brief True once U holds a sample.
+    [[nodiscard]] constexpr bool has_utilisation(const flow_state& st) const noexcept {
+      return f_have_u::get(st.bits) != 0;
+    }
+    /// @brief Hops with a stored record.
+    [[nodiscard]] constexpr std::size_t hops(const flow_state& st) const noexcept {
+      return f_count::get(st.bits);
+    }
+    /// @brief incStage.
+    [[nodiscard]] constexpr std::int64_t inc_stage(const flow_state& st) const noexcept {
+      return f_stage::get(st.bits);
+    }
+    /// @brief The rule of ComputeWind the latest ACK ran.
+    [[nodiscard]] constexpr hpcc_branch last_branch(const flow_state& st) const noexcept {
+      return static_cast<hpcc_branch>(f_branch::get(st.bits));
+    }
+    /// @brief W_AI in force, in bytes.
+    [[nodiscard]] constexpr value_type w_ai() const noexcept { return c_.w_ai; }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const params_type& params() const noexcept { return p_; }
+    /// @brief The largest window in force.
+    [[nodiscard]] constexpr bytes max_window() const noexcept {
+      return bytes{static_cast<std::int64_t>(to_double(c_.max_cwnd))};
+    }
+
+   private:
+    params_type p_;
+    detail::int_window_config<value_type> c_{};
+  };
+
+  /// @brief Bytes of per-flow state (sizeof(flow_state)).
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit basic_hpcc_compact(const params_type& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief NewAck(ack) (config::on_ack on this flow).
+  template <class E>
+  requires IntFeedbackFor<E, stack_type>
+  constexpr void on_ack(const E& e) noexcept { cfg_.on_ack(s_, e); }
+  /// @brief The window W in whole bytes.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
+  /// @brief R = W / T.
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief W as the law computes it (unrounded).
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
+  /// @brief The reference window W^c.
+  [[nodiscard]] constexpr value_type reference_window() const noexcept {
+    return cfg_.reference_window(s_);
+  }
+  /// @brief U (0 before the first sample).
+  [[nodiscard]] constexpr value_type utilisation() const noexcept { return cfg_.utilisation(s_); }
+  /// @brief incStage.
+  [[nodiscard]] constexpr std::int64_t inc_stage() const noexcept { return cfg_.inc_stage(s_); }
+  /// @brief The rule of ComputeWind the latest ACK ran.
+  [[nodiscard]] constexpr hpcc_branch last_branch() const noexcept { return cfg_.last_branch(s_); }
+  /// @brief W_AI in force.
+  [[nodiscard]] constexpr value_type w_ai() const noexcept { return cfg_.w_ai(); }
+  /// @brief The parameters in force.
+  [[nodiscard]] constexpr params_type params() const noexcept { return cfg_.params(); }
+  /// @brief The largest window in force.
+  [[nodiscard]] constexpr bytes max_window() const noexcept { return cfg_.max_window(); }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
+ private:
+  config cfg_;
+  flow_state s_;
+};
+
+/// @brief HPCC in q32 with a 64-B per-flow state on HPCC's INT wire format.
+using hpcc_compact = basic_hpcc_compact<>;
+
+// Per-flow state budget of the compact form: 64 B at 5 hops (five 8-B wire records, W^c and U in
+// q32, a 32-bit lastUpdateSeq, one word of incStage, rule, flags and hop count).
+static_assert(sizeof(hpcc_compact::flow_state) <= 64, "hpcc_compact: per-flow state within 64 B");
+static_assert(hpcc_compact::state_bytes == sizeof(hpcc_compact::flow_state));
 
 }  // namespace netcc

@@ -62,6 +62,7 @@
 #include "netcc/core/divisor.hpp"
 #include "netcc/core/ewma.hpp"
 #include "netcc/core/feedback.hpp"
+#include "netcc/core/int_wire.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/core/wrap.hpp"
 
@@ -253,9 +254,10 @@ struct int_util_scale {
   /// An exact key takes hop_utilisation's exact path without its width checks (n * 8e9 and
   /// e * T are below 2^98): both halved together until they fit 63 bits (a shift of both by
   /// the same count, as ratio_wide's halving steps), then one unsigned rounded division.
+  /// Always inlined into the estimators' loops (a call there costs about a third of an ACK).
   template <Number T>
-  [[nodiscard]] constexpr T utilisation(const int_util_key& k, duration period,
-                                        T umax) const noexcept {
+  [[nodiscard, gnu::always_inline]] constexpr T utilisation(const int_util_key& k, duration period,
+                                                            T umax) const noexcept {
     if constexpr (requires {
                     T::fraction_bits;
                     T::raw_max;
@@ -280,6 +282,157 @@ struct int_util_scale {
     return hop_utilisation<T>(k.dtx, k.dt, k.qmin, k.b, period, umax);
   }
 };
+
+/// The previous INT record of one hop at wire width (netcc::int_wire_format `Wire`): the hop's
+/// 64-bit wire word (rate code, timestamp, tx counter, queue length in the wire's units), as the
+/// compact controllers keep it. Its path-change key is the rate code; its queue length is the
+/// wire's (whole `Wire::q_unit` units, saturating at Wire::max_qlen). For hops as the wire
+/// format decodes them (netcc::int_wire_format::decode_hop, make_hop) it holds the same values
+/// as netcc::detail::powertcp_hop_record: the same samples.
+template <class Wire>
+struct int_wire_record {
+  static_assert(Wire::max_qlen.count() <= 0xFFFF'FFFFLL,
+                "int_wire_record: the wire's largest queue length must fit 32 bits of bytes");
+  static constexpr unsigned tx_shift = Wire::q_bits;
+  static constexpr unsigned ts_shift = Wire::q_bits + Wire::tx_bits;
+  static constexpr unsigned code_shift = ts_shift + Wire::ts_bits;
+
+  std::uint64_t word = 0;
+
+  [[nodiscard]] static constexpr std::uint64_t key_of(const int_hop& h) noexcept {
+    return Wire::rate_code(h.link_rate);
+  }
+  [[nodiscard]] constexpr std::uint64_t key() const noexcept { return word >> code_shift; }
+  [[nodiscard]] constexpr std::uint32_t qlen_bytes() const noexcept {
+    return static_cast<std::uint32_t>((word & modular<Wire::q_bits>::mask) *
+                                      static_cast<std::uint64_t>(Wire::q_unit));
+  }
+  [[nodiscard]] constexpr std::uint64_t ts() const noexcept {
+    return (word >> ts_shift) & modular<Wire::ts_bits>::mask;
+  }
+  [[nodiscard]] constexpr std::uint64_t tx() const noexcept {
+    return (word >> tx_shift) & modular<Wire::tx_bits>::mask;
+  }
+  constexpr void store(const int_hop& h) noexcept { word = Wire::encode_hop(h); }
+  /// As store(h), with the rate code already computed (`key`); `q` is unused (the wire's
+  /// queue field is taken from h.qlen).
+  constexpr void store_raw(const int_hop& h, std::uint32_t, std::uint64_t key) noexcept {
+    word = Wire::pack(h.ts, h.tx_bytes, h.qlen, key);
+  }
+};
+static_assert(sizeof(int_wire_record<hpcc_int_format>) == 8);
+
+/// MeasureInflight over a flow's records (netcc::int_utilisation::sample, and the compact
+/// controllers' wire-width records): one pass over the hops; the records, the hop count, U and
+/// whether U holds a sample are the caller's (by reference). Fixed point: the most congested
+/// hop is chosen by comparing u' exactly through cross-multiplication,
+/// u'_i = n_i * 8e9 / (e_i * T) with n_i = qmin_i * dt_i + dtx_i * T and e_i = B_i * dt_i (T and
+/// 8e9 are common to every hop), so only the chosen hop's u' is divided out
+/// (detail::hop_utilisation, exact as before). A hop whose n_i or e_i exceeds 64 bits (never on
+/// a real path) is compared by its value instead. Double: the same comparison in floating point.
+template <Number T, int_path Path, class Clock, class Counter, class Record, std::size_t MaxHops,
+          class E>
+constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
+                                                const invariant_divisor* t_div,
+                                                std::array<Record, MaxHops>& rec,
+                                                std::uint8_t& count_out, T& u_out,
+                                                bool& have_u_out) noexcept {
+  // The caller's count, U and flag are read once and written once (locals: the records' stores
+  // cannot alias them).
+  std::uint8_t count = count_out;
+  using ft = feedback_traits<E>;
+  const std::size_t n = ft::hop_count(e);
+  if (n > MaxHops) {  // cannot hold this path: forget it, no sample
+    count_out = 0;
+    return {};
+  }
+  std::size_t keep = count;  // records still describing the same hops as this ACK's
+  if constexpr (Path == int_path::whole) {
+    if (keep != n) keep = 0;
+  } else {
+    if (keep > n) keep = n;
+  }
+  const T umax = int_utilisation_max<T>();
+  utilisation_sample<T> best;
+  [[maybe_unused]] int_util_key key{};  // fixed point: the chosen hop's inputs
+  [[maybe_unused]] const int_util_scale scale{t};
+  [[maybe_unused]] int_util_key_double dkey{0, 0, 0, false, 0, 0, {}};
+  if constexpr (std::is_same_v<T, double>) dkey.sat_scale = umax * static_cast<double>(t.count());
+  for (std::size_t i = 0; i < n; ++i) {
+    const int_hop& h = ft::hop(e, i);
+    Record& r = rec[i];
+    const auto rate = Record::key_of(h);
+    const std::uint32_t q = powertcp_qlen32(h.qlen);
+    if (i < keep && r.key() != rate) {  // a link rate changed: a path change from hop i on
+      if constexpr (Path == int_path::whole) {
+        for (std::size_t j = 0; j < n; ++j) rec[j].store(ft::hop(e, j));  // forget the path
+        count_out = static_cast<std::uint8_t>(n);
+        return {};
+      } else {
+        keep = i;  // the hops before i are the same; from i on, a new path
+      }
+    }
+    if (i >= keep) {  // first sight of this hop (or of this path): store, no sample
+      r.store_raw(h, q, rate);
+      continue;
+    }
+    const duration dt = Clock::diff(h.ts, r.ts());  // ack.L[i].ts - L[i].ts
+    if (dt <= duration::zero()) {
+      if (dt < duration::zero()) r.store_raw(h, q, rate);  // reordered or beyond half: resync
+      continue;                                            // dt == 0: a duplicate; keep the Record
+    }
+    const std::uint32_t rq = r.qlen_bytes();
+    const std::uint32_t qmin = q < rq ? q : rq;  // min(ack.L[i].qlen, L[i].qlen)
+    const std::int64_t dtx = Counter::delta_bytes(h.tx_bytes, r.tx());  // txBytes delta
+    r.store_raw(h, q, rate);
+    if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
+    if constexpr (std::is_same_v<T, double>) {
+      // u' = n * 8e9 / (e * T): compared across hops by cross-multiplication, clamped at
+      // umax (n * 8e9 >= umax * e * T); only the chosen hop's u' is divided out below.
+      const double ddt = static_cast<double>(dt.count());
+      const double kn = static_cast<double>(qmin) * ddt +
+                        static_cast<double>(dtx < 0 ? 0 : dtx) * static_cast<double>(t.count());
+      const double ke = static_cast<double>(h.link_rate.bps()) * ddt;
+      const bool ks = kn * 8e9 >= dkey.sat_scale * ke;
+      if (!best.valid || (!dkey.sat && (ks || kn * dkey.e > dkey.n * ke))) {  // lines 7-8
+        best.valid = true;
+        best.tau = dt;
+        dkey = {kn, ke, dkey.sat_scale, ks, qmin, dtx, h.link_rate};
+      }
+    } else {
+      const int_util_key k = scale.key(dtx < 0 ? 0 : dtx, dt, qmin, h.link_rate);
+      if (!best.valid || scale.above(k, key, best.u, t, umax)) {  // lines 7-8
+        best.valid = true;
+        best.tau = dt;
+        key = k;
+        if (!k.exact) best.u = scale.template utilisation<T>(k, t, umax);
+      }
+    }
+  }
+  if constexpr (std::is_same_v<T, double>) {
+    if (best.valid) best.u = hop_utilisation<T>(dkey.dtx, best.tau, dkey.qmin, dkey.b, t, umax);
+  } else {
+    if (best.valid && key.exact) best.u = scale.template utilisation<T>(key, t, umax);
+  }
+  if constexpr (Path == int_path::whole) {
+    count = static_cast<std::uint8_t>(n);
+  } else {
+    if (n > count || keep < n) count = static_cast<std::uint8_t>(n);
+    // A prefix ACK whose hops all matched keeps the longer stored path.
+  }
+  count_out = count;
+  if (best.valid) {
+    // line 9: tau = min(tau, T); line 10: U = (1 - tau/T) U + (tau/T) u
+    if (have_u_out) {
+      const T u = u_out;
+      u_out = u + int_time_weight<T>(best.tau, t, t_div) * (best.u - u);
+    } else {
+      u_out = best.u;
+      have_u_out = true;
+    }
+  }
+  return best;
+}
 
 }  // namespace detail
 

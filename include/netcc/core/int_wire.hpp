@@ -72,6 +72,18 @@ template <std::size_t MaxHops = 5, unsigned TsBits = 24, unsigned TxBits = 20,
 struct int_wire_format {
   /// @brief Width of the rate code (what is left of 64 bits).
   static constexpr unsigned rate_bits = 64 - TsBits - TxBits - QBits;
+  /// @brief Width of the timestamp field (ns ticks).
+  static constexpr unsigned ts_bits = TsBits;
+  /// @brief Width of the tx-byte counter field.
+  static constexpr unsigned tx_bits = TxBits;
+  /// @brief Bytes per tx-counter unit.
+  static constexpr std::int64_t tx_unit = TxUnit;
+  /// @brief Width of the queue-length field.
+  static constexpr unsigned q_bits = QBits;
+  /// @brief Bytes per queue-length unit.
+  static constexpr std::int64_t q_unit = QUnit;
+  /// @brief Stack capacity in hops.
+  static constexpr std::size_t max_hops = MaxHops;
   static_assert(TsBits >= 1 && TxBits >= 1 && QBits >= 1 && TsBits + TxBits + QBits <= 61,
                 "int_wire_format: the fields must leave at least 3 bits for the rate code");
   static_assert(TxUnit >= 1 && QUnit >= 1, "int_wire_format: units must be positive");

@@ -142,6 +142,12 @@ struct powertcp_hop_record {
   std::uint32_t qlen = 0;  // bytes, see powertcp_qlen32
   std::uint32_t rate = 0;  // Mbps, see powertcp_rate32
 
+  /// The path-change key of a hop (its rate in whole Mbps) and of this record.
+  [[nodiscard]] static constexpr std::uint32_t key_of(const int_hop& h) noexcept {
+    return powertcp_rate32(h.link_rate);
+  }
+  [[nodiscard]] constexpr std::uint32_t key() const noexcept { return rate; }
+  [[nodiscard]] constexpr std::uint32_t qlen_bytes() const noexcept { return qlen; }
   [[nodiscard]] constexpr std::uint64_t ts() const noexcept { return ts_raw; }
   [[nodiscard]] constexpr std::uint64_t tx() const noexcept { return tx_raw; }
   constexpr void store(const int_hop& h) noexcept {
@@ -163,6 +169,12 @@ struct powertcp_hop_record<Clock, Counter, true> {
   std::uint32_t qlen = 0;  // bytes, see powertcp_qlen32
   std::uint32_t rate = 0;  // Mbps, see powertcp_rate32
 
+  /// The path-change key of a hop (its rate in whole Mbps) and of this record.
+  [[nodiscard]] static constexpr std::uint32_t key_of(const int_hop& h) noexcept {
+    return powertcp_rate32(h.link_rate);
+  }
+  [[nodiscard]] constexpr std::uint32_t key() const noexcept { return rate; }
+  [[nodiscard]] constexpr std::uint32_t qlen_bytes() const noexcept { return qlen; }
   [[nodiscard]] constexpr std::uint64_t ts() const noexcept {
     return modular<Clock::width>::wrap(word);
   }
