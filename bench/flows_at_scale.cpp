@@ -5,9 +5,10 @@
 // before timing), so once the array outgrows the caches every event pays the cache misses of
 // its flow's state and nothing else changes: the arithmetic per event is the same at every N.
 //
-// Controllers: DCTCP (double, q32, and the integer-only form), Swift, TIMELY and DCQCN (double
-// and q32), Vegas (double and q32), HPCC with 5 INT hops (double and q32), each through its
-// public API only. Events are taken from a small ring of templates (in cache) whose time,
+// Controllers: DCTCP (double, q32, and the integer-only form), Swift, TIMELY and DCQCN (double,
+// q32 and the 32-B compact q32 forms swift_compact, timely_compact, dcqcn_compact), Vegas (double,
+// q32 and vegas_compact), HPCC with 5 INT hops (double and q32), each through its public API
+// only. Events are taken from a small ring of templates (in cache) whose time,
 // sequence numbers and INT counters are advanced globally, so every flow sees time and its
 // ACK sequence move forward.
 //
@@ -41,7 +42,17 @@ using namespace netcc::literals;
 using netcc::arith::ieee_double;
 using netcc::arith::q32;
 
-constexpr std::size_t templates = 1024;  // event templates: a ring that stays in L1/L2
+constexpr std::size_t templates = 1024;
+
+// The per-flow state a controller reports (state_bytes), or its flow_state's size.
+template <class C>
+constexpr double state_bytes_of() {
+  if constexpr (requires { C::state_bytes; }) {
+    return static_cast<double>(C::state_bytes);
+  } else {
+    return static_cast<double>(sizeof(typename C::flow_state));
+  }
+}  // event templates: a ring that stays in L1/L2
 
 // Flow index of every event: uniform over [0, flows), at least 2^16 events and at least one
 // per flow on average, a power of two so the ring wraps with a mask.
@@ -75,7 +86,7 @@ void run(benchmark::State& state, const C& proto, Apply apply) {
       benchmark::Counter(static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(C));
-  state.counters["state_B"] = static_cast<double>(C::state_bytes);
+  state.counters["state_B"] = state_bytes_of<C>();
   state.counters["flows"] = static_cast<double>(flows);
   state.counters["array_MB"] = static_cast<double>(sizeof(C) * flows) / 1048576.0;
 }
@@ -100,7 +111,7 @@ void run_states(benchmark::State& state, const typename C::config& cfg, Apply ap
       benchmark::Counter(static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(S));
-  state.counters["state_B"] = static_cast<double>(C::state_bytes);
+  state.counters["state_B"] = state_bytes_of<C>();
   state.counters["flows"] = static_cast<double>(flows);
   state.counters["array_MB"] = static_cast<double>(sizeof(S) * flows) / 1048576.0;
 }
@@ -153,6 +164,39 @@ void BM_vegas_ack(benchmark::State& state) {
       [&t](C& c, std::uint64_t k) { c.on_ack(ack_at(t, k)); });
 }
 
+template <class C>
+void BM_vegas_ack_states(benchmark::State& state) {
+  const auto t = ack_templates();
+  const typename C::config cfg{{.init_cwnd = netcc::bytes{20 * 1460}}};
+  run_states<C>(state, cfg,
+                [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
+                  c.on_ack(s, ack_at(t, k));
+                });
+}
+
+netcc::rtt_event rtt_at(const std::vector<ack_template>& t, std::uint64_t k) {
+  return {.now = netcc::timestamp{static_cast<std::int64_t>(k) * 100 + 1},
+          .rtt = netcc::duration{t[k & (templates - 1)].rtt_ns / 3}};
+}
+
+constexpr netcc::timely_params timely_at_5g{.initial_rate = netcc::bit_rate{5'000'000'000}};
+
+template <class C>
+void BM_timely_rtt_of(benchmark::State& state) {
+  const auto t = ack_templates();
+  run(state, C{timely_at_5g}, [&t](C& c, std::uint64_t k) { c.on_rtt(rtt_at(t, k)); });
+}
+
+template <class C>
+void BM_timely_rtt_states(benchmark::State& state) {
+  const auto t = ack_templates();
+  const typename C::config cfg{timely_at_5g};
+  run_states<C>(state, cfg,
+                [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
+                  c.on_rtt(s, rtt_at(t, k));
+                });
+}
+
 template <class Policy>
 void BM_timely_rtt(benchmark::State& state) {
   const auto t = ack_templates();
@@ -178,6 +222,56 @@ void BM_dcqcn(benchmark::State& state) {
       c.on_send(netcc::bytes{1000}, now);
     }
   });
+}
+
+// The same DCQCN stream for any controller type (the compact form included), and over an
+// array of flow_state run by one config.
+template <class C, class F>
+void dcqcn_event(F&& deliver, std::uint64_t k) {
+  const netcc::timestamp now{static_cast<std::int64_t>(k) * 100 + 1};
+  if ((k & 63) == 0) {
+    deliver(0, now);
+  } else if ((k & 15) == 0) {
+    deliver(1, now);
+  } else {
+    deliver(2, now);
+  }
+}
+
+template <class C>
+void BM_dcqcn_of(benchmark::State& state) {
+  run(state, C{}, [](C& c, std::uint64_t k) {
+    dcqcn_event<C>(
+        [&c](int kind, netcc::timestamp now) {
+          if (kind == 0) {
+            c.on_cnp(netcc::cnp_event{.now = now});
+          } else if (kind == 1) {
+            c.on_timer(now);
+          } else {
+            c.on_send(netcc::bytes{1000}, now);
+          }
+        },
+        k);
+  });
+}
+
+template <class C>
+void BM_dcqcn_states(benchmark::State& state) {
+  const typename C::config cfg{};
+  run_states<C>(state, cfg,
+                [](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
+                  dcqcn_event<C>(
+                      [&c, &s](int kind, netcc::timestamp now) {
+                        if (kind == 0) {
+                          c.on_cnp(s, netcc::cnp_event{.now = now});
+                        } else if (kind == 1) {
+                          c.on_timer(s, now);
+                        } else {
+                          c.on_send(s, netcc::bytes{1000}, now);
+                        }
+                      },
+                      k);
+                });
 }
 
 // HPCC over 5 INT hops on netcc's 64-bit stack: every event advances every hop's timestamp
@@ -225,12 +319,40 @@ BENCHMARK(BM_window_ack_states<netcc::dctcp_fixed>)
     ->Apply(sizes);
 BENCHMARK(BM_vegas_ack<netcc::vegas>)->Name("vegas/double")->Apply(sizes);
 BENCHMARK(BM_vegas_ack<netcc::vegas_fixed>)->Name("vegas/q32")->Apply(sizes);
+BENCHMARK(BM_vegas_ack<netcc::vegas_compact>)->Name("vegas/q32_compact")->Apply(sizes);
+BENCHMARK(BM_vegas_ack_states<netcc::vegas>)->Name("vegas/double/state_array")->Apply(sizes);
+BENCHMARK(BM_vegas_ack_states<netcc::vegas_fixed>)->Name("vegas/q32/state_array")->Apply(sizes);
+BENCHMARK(BM_vegas_ack_states<netcc::vegas_compact>)
+    ->Name("vegas/q32_compact/state_array")
+    ->Apply(sizes);
 BENCHMARK(BM_window_ack<netcc::swift>)->Name("swift/double")->Apply(sizes);
 BENCHMARK(BM_window_ack<netcc::basic_swift<q32>>)->Name("swift/q32")->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::swift>)->Name("swift/double/state_array")->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::basic_swift<q32>>)
+    ->Name("swift/q32/state_array")
+    ->Apply(sizes);
+BENCHMARK(BM_window_ack<netcc::swift_compact>)->Name("swift/q32_compact")->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::swift_compact>)
+    ->Name("swift/q32_compact/state_array")
+    ->Apply(sizes);
 BENCHMARK(BM_timely_rtt<ieee_double>)->Name("timely/double")->Apply(sizes);
 BENCHMARK(BM_timely_rtt<q32>)->Name("timely/q32")->Apply(sizes);
+BENCHMARK(BM_timely_rtt_states<netcc::timely>)->Name("timely/double/state_array")->Apply(sizes);
+BENCHMARK(BM_timely_rtt_states<netcc::basic_timely<q32>>)
+    ->Name("timely/q32/state_array")
+    ->Apply(sizes);
+BENCHMARK(BM_timely_rtt_of<netcc::timely_compact>)->Name("timely/q32_compact")->Apply(sizes);
+BENCHMARK(BM_timely_rtt_states<netcc::timely_compact>)
+    ->Name("timely/q32_compact/state_array")
+    ->Apply(sizes);
 BENCHMARK(BM_dcqcn<ieee_double>)->Name("dcqcn/double")->Apply(sizes);
 BENCHMARK(BM_dcqcn<q32>)->Name("dcqcn/q32")->Apply(sizes);
+BENCHMARK(BM_dcqcn_of<netcc::dcqcn_compact>)->Name("dcqcn/q32_compact")->Apply(sizes);
+BENCHMARK(BM_dcqcn_states<netcc::dcqcn>)->Name("dcqcn/double/state_array")->Apply(sizes);
+BENCHMARK(BM_dcqcn_states<netcc::basic_dcqcn<q32>>)->Name("dcqcn/q32/state_array")->Apply(sizes);
+BENCHMARK(BM_dcqcn_states<netcc::dcqcn_compact>)
+    ->Name("dcqcn/q32_compact/state_array")
+    ->Apply(sizes);
 BENCHMARK(BM_hpcc5<ieee_double>)->Name("hpcc_5hops/double")->Apply(sizes);
 BENCHMARK(BM_hpcc5<q32>)->Name("hpcc_5hops/q32")->Apply(sizes);
 
