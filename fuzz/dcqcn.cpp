@@ -12,9 +12,15 @@
 //   * a timer call from the past changes nothing; a send from the past moves no timer;
 //   * the byte remainder stays below B;
 //   * both policies count the same timer, byte and CNP events; with a gain g that q32 holds
-//     exactly, their rates agree within 1 kbps + 1e-6 of the line rate and alpha within 1e-6.
+//     exactly, their rates agree within 1 kbps + 1e-6 of the line rate and alpha within 1e-6;
+//   * the compact form (netcc::dcqcn_compact) on the same calls: its parameters pass the compact
+//     validation, rates within [min_rate, line_rate] and R_C <= R_T, alpha in [0, 1], remainder
+//     below B, on any stream; while every time stays within its clock (+-(2^55 - 1) ns), the
+//     same counters as q32 up to their saturation at 255, the same CNP count up to 255, the same
+//     remainder and clock.
 #include <netcc/control/dcqcn.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -85,6 +91,21 @@ void step(C& rp, int kind, std::int64_t t, std::int64_t b) {
 
 }  // namespace
 
+void check_compact(const netcc::dcqcn_compact& c) {
+  const auto p = c.params();
+  // In force: the compact ranges (fallen back to the defaults) but R_HI's reach, which only
+  // caps the hyper step (see netcc::dcqcn_compact).
+  for (const auto& e : netcc::validate(p, netcc::dcqcn_state_compact{}))
+    NETCC_FUZZ_CHECK(e.field == "dcqcn.r_hi");
+  for (const auto r : {c.rate(), c.target_rate()}) {
+    NETCC_FUZZ_CHECK(r >= p.min_rate && r <= p.line_rate);
+  }
+  NETCC_FUZZ_CHECK(c.current_mbps() <= c.target_mbps());
+  const double a = c.alpha().to_double();
+  NETCC_FUZZ_CHECK(a >= 0.0 && a <= 1.0);
+  NETCC_FUZZ_CHECK(c.byte_remainder() < p.byte_counter);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   byte_reader in(data, size);
   netcc::dcqcn_params p;
@@ -105,8 +126,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   netcc::dcqcn d{p};
   netcc::basic_dcqcn<netcc::arith::q32> q{p};
+  netcc::dcqcn_compact c{p};
   check(d);
   check(q);
+  check_compact(c);
+  // The compact form equals q32's counters while it runs q32's parameters and every time lies
+  // within its clock.
+  const netcc::dcqcn_params qp = q.params();
+  const netcc::dcqcn_params cp = c.params();
+  bool in_range = qp.line_rate == cp.line_rate && qp.rate_timer == cp.rate_timer &&
+                  qp.alpha_timer == cp.alpha_timer && qp.f == cp.f;
+  constexpr std::int64_t clock_max = (std::int64_t{1} << 55) - 1;
   const double line = static_cast<double>(d.params().line_rate.bps()) / 1e6;
   // The policies agree only if they run the same gain: g must be a q32 value (a multiple of
   // 2^-32, as 1/256 is); otherwise alpha drifts apart by (1 - g)^n over n idle periods.
@@ -135,6 +165,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         in.boolean() ? in.i64() : static_cast<std::int64_t>(in.below(30'000'000));
     step(d, kind, t, b);
     step(q, kind, t, b);
+    if (kind == 0) c.on_timer(netcc::timestamp{t});  // as step() does
+    if (kind == 0) {
+      c.on_cnp(netcc::cnp_event{.now = netcc::timestamp{t}});
+    } else if (kind == 1) {
+      c.on_timer(netcc::timestamp{t});
+    } else {
+      c.on_send(netcc::bytes{b}, netcc::timestamp{t});
+    }
+    check_compact(c);
+    in_range = in_range && t >= -clock_max && t <= clock_max;
+    if (in_range) {
+      NETCC_FUZZ_CHECK(c.timer_count() == std::min(q.timer_count(), 255u));
+      NETCC_FUZZ_CHECK(c.byte_count() == std::min(q.byte_count(), 255u));
+      NETCC_FUZZ_CHECK(c.cnps() == std::min(q.cnps(), 255u));
+      NETCC_FUZZ_CHECK(c.byte_remainder() == q.byte_remainder());
+      NETCC_FUZZ_CHECK(c.last_time() == q.last_time());
+    }
     NETCC_FUZZ_CHECK(d.timer_count() == q.timer_count() && d.byte_count() == q.byte_count());
     NETCC_FUZZ_CHECK(d.cnps() == q.cnps() && d.byte_remainder() == q.byte_remainder());
     if (!same_g) continue;
