@@ -20,7 +20,10 @@
 //   * a loss never raises the window and decreases exactly when no decrease happened before or
 //     its segment reached the snd_nxt of the last decrease (§III-A); a timeout always decreases;
 //   * double and q32 take the same rounds and decreases, and the same slow-start state, until
-//     their own arithmetic puts a value on different sides of a threshold.
+//     their own arithmetic puts a value on different sides of a threshold;
+//   * the compact form (netcc::vegas_compact) on the same events: window and ssthresh within
+//     [min_cwnd, max_cwnd] on any stream (its agreement with q32 within its ranges is a property
+//     of tests/control/vegas_test.cpp).
 #include <netcc/control/vegas.hpp>
 
 #include <algorithm>
@@ -55,6 +58,7 @@ void check_bounds(const C& cc) {
 struct harness {
   netcc::vegas d;
   netcc::vegas_fixed q;
+  netcc::vegas_compact c;  // the 32-B state: bounds and counters on any stream
   double m = 0, lo = 0, hi = 0;
   // The round model (see the file comment).
   bool armed = false, sampled = false;
@@ -66,7 +70,7 @@ struct harness {
   // Whether the two policies still take the same decisions.
   bool together = true;
 
-  explicit harness(const netcc::vegas_params& p) : d(p), q(p) {
+  explicit harness(const netcc::vegas_params& p) : d(p), q(p), c(p) {
     m = static_cast<double>(d.params().mss.count());
     lo = static_cast<double>(d.params().min_cwnd.count());
     hi = static_cast<double>(d.params().max_cwnd.count());
@@ -75,6 +79,7 @@ struct harness {
   void check_both() {
     check_bounds(d);
     check_bounds(q);
+    check_bounds(c);
     if (!together) return;
     NETCC_FUZZ_CHECK(q.rounds() == d.rounds() && q.reductions() == d.reductions());
     NETCC_FUZZ_CHECK(q.in_slow_start() == d.in_slow_start());
@@ -134,6 +139,7 @@ struct harness {
     }
     d.on_ack(e);
     q.on_ack(e);
+    c.on_ack(e);
     const double w1 = d.window();
     NETCC_FUZZ_CHECK(d.rounds() == rounds + (ends ? 1u : 0u));
     if (!ends || !had) {
@@ -168,6 +174,7 @@ struct harness {
       together = false;
     d.on_loss(e, again);
     q.on_loss(e, again);
+    c.on_loss(e, again);
     const bool expect = !decreased || netcc::seq_geq(e.ack_seq, loss_mark);
     NETCC_FUZZ_CHECK(d.reductions() == static_cast<std::uint16_t>(before + (expect ? 1 : 0)));
     NETCC_FUZZ_CHECK(d.window() <= w0);
@@ -189,6 +196,7 @@ struct harness {
     const auto before = d.reductions();
     d.on_timeout(netcc::timestamp{now});
     q.on_timeout(netcc::timestamp{now});
+    c.on_timeout(netcc::timestamp{now});
     NETCC_FUZZ_CHECK(d.reductions() == static_cast<std::uint16_t>(before + 1));
     NETCC_FUZZ_CHECK(d.window() == lo && d.in_slow_start());
     decreased = rearm = true;
