@@ -99,10 +99,11 @@ struct int_stack {
   /// @brief Capacity in hops.
   static constexpr std::size_t max_hops = MaxHops;
 
+  /// @brief Number of records pushed (first: a push reads it and writes the record after it,
+  /// so the first hops share its cache line).
+  std::uint8_t count = 0;
   /// @brief The hop records; only the first size() are meaningful.
   std::array<int_hop, MaxHops> hops{};
-  /// @brief Number of records pushed.
-  std::uint8_t count = 0;
 
   /// @brief Append `h`; false (and no change) when full.
   constexpr bool push(const int_hop& h) noexcept {

@@ -37,9 +37,12 @@
 /// @endcode
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <type_traits>
 
 #include "netcc/core/feedback.hpp"
 #include "netcc/core/int_wire.hpp"
@@ -163,6 +166,22 @@ constexpr int_push_result int_push_wire(typename Format::stack& s, const int_por
   return int_push_hop(s, Format::make_hop(now, q, port.tx_bytes, r), p);
 }
 
+namespace detail {
+
+/// Store `w` big-endian at `p` (8 bytes): one byte-swapped store at run time.
+constexpr void int_store_be64(std::uint8_t* p, std::uint64_t w) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
+    w = __builtin_bswap64(w);
+    std::memcpy(p, &w, sizeof w);
+    return;
+  }
+#endif
+  for (std::size_t b = 0; b < 8; ++b) p[b] = static_cast<std::uint8_t>(w >> (8 * (7 - b)));
+}
+
+}  // namespace detail
+
 /// @brief Result of netcc::int_push_encoded.
 struct int_push_encoded_result {
   /// @brief What happened.
@@ -201,9 +220,12 @@ constexpr int_push_encoded_result int_push_encoded(std::span<std::uint8_t> buf, 
   }
   const bytes q = port.qlen < bytes{0} ? bytes{0} : port.qlen;
   const bit_rate r = port.link_rate < bit_rate{0} ? bit_rate{0} : port.link_rate;
-  const std::uint64_t w = Format::encode_hop(Format::make_hop(now, q, port.tx_bytes, r));
-  for (std::size_t b = 0; b < Format::hop_bytes; ++b)
-    buf[used + b] = static_cast<std::uint8_t>(w >> (8 * (Format::hop_bytes - 1 - b)));
+  // The word of encode_hop(make_hop(...)), packed once: make_hop's decoded queue length and
+  // rate re-encode to the same units and code.
+  const std::uint64_t w =
+      Format::pack(Format::timestamp_clock::encode(now), Format::tx_counter::encode(port.tx_bytes),
+                   q, Format::rate_code(r));
+  detail::int_store_be64(buf.data() + used, w);
   buf[0] = static_cast<std::uint8_t>(n + 1);
   out.result = int_push_result::pushed;
   out.size = used + Format::hop_bytes;
