@@ -4,6 +4,8 @@
 // controller's size in bytes (counter "state_B"). Feedback is a pre-generated ring of
 // well-formed ACKs (every ACK yields a power sample and a window update), so the numbers are
 // the full per-ACK path: GETCWND, NORMPOWER over all hops, smoothing, UPDATEWINDOW, UPDATEOLD.
+// theta-PowerTCP's 32-B compact form per ACK, and flows at scale (1 to 1M states in an array,
+// events in random flow order, "bytes_per_flow").
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -76,6 +78,87 @@ void BM_theta_powertcp_ack(benchmark::State& state) {
 }
 BENCHMARK(BM_theta_powertcp_ack<netcc::arith::ieee_double>);
 BENCHMARK(BM_theta_powertcp_ack<netcc::arith::q32>);
+
+std::vector<netcc::rtt_event> theta_events() {
+  std::mt19937_64 rng(9);
+  std::vector<netcc::rtt_event> v(ring);
+  std::int64_t t = 0;
+  netcc::sequence s = 0;
+  for (auto& e : v) {
+    t += 500 + static_cast<std::int64_t>(rng() % 1000);
+    s += 4096;
+    e = {.now = netcc::timestamp{t},
+         .rtt = netcc::duration{10'000 + static_cast<std::int64_t>(rng() % 5000)},
+         .acked = 4096_B,
+         .ack_seq = s,
+         .snd_nxt = s + 120'000};
+  }
+  return v;
+}
+
+const netcc::theta_powertcp_params theta_params{
+    .host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 8};
+
+// theta-PowerTCP's 32-B compact form (netcc::theta_powertcp_compact) on one flow.
+void BM_theta_powertcp_compact_ack(benchmark::State& state) {
+  const auto v = theta_events();
+  const netcc::theta_powertcp_compact::config cfg{theta_params};
+  auto st = cfg.initial_state();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    cfg.on_ack(st, v[i++ & (ring - 1)]);
+    benchmark::DoNotOptimize(st);
+  }
+  state.counters["state_B"] = static_cast<double>(sizeof(st));
+}
+BENCHMARK(BM_theta_powertcp_compact_ack);
+
+// Flows at scale: 1 to 1M flow states in a contiguous array (compact states, or q32 controller
+// objects), events delivered in random flow order; "bytes_per_flow" is the array's stride.
+inline constexpr std::size_t order_len = std::size_t{1} << 16;
+
+std::vector<std::uint32_t> flow_order(std::size_t flows) {
+  std::mt19937_64 rng(11);
+  std::vector<std::uint32_t> v(order_len);
+  for (auto& f : v) f = static_cast<std::uint32_t>(rng() % flows);
+  return v;
+}
+
+void BM_theta_powertcp_compact_flows(benchmark::State& state) {
+  const auto flows = static_cast<std::size_t>(state.range(0));
+  const auto v = theta_events();
+  const auto order = flow_order(flows);
+  const netcc::theta_powertcp_compact::config cfg{theta_params};
+  std::vector<netcc::theta_powertcp_compact::flow_state> st(flows, cfg.initial_state());
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto& s = st[order[i & (order_len - 1)]];
+    cfg.on_ack(s, v[i & (ring - 1)]);
+    benchmark::DoNotOptimize(s);
+    ++i;
+  }
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(st[0]));
+  state.counters["flows"] = static_cast<double>(flows);
+}
+BENCHMARK(BM_theta_powertcp_compact_flows)->RangeMultiplier(16)->Range(1, 1 << 20);
+
+void BM_theta_powertcp_q32_flows(benchmark::State& state) {
+  using cc_t = netcc::basic_powertcp<netcc::arith::q32, netcc::rtt_power>;
+  const auto flows = static_cast<std::size_t>(state.range(0));
+  const auto v = theta_events();
+  const auto order = flow_order(flows);
+  std::vector<cc_t> cc(flows, cc_t{theta_params});
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto& c = cc[order[i & (order_len - 1)]];
+    c.on_ack(v[i & (ring - 1)]);
+    benchmark::DoNotOptimize(c);
+    ++i;
+  }
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(cc_t));
+  state.counters["flows"] = static_cast<double>(flows);
+}
+BENCHMARK(BM_theta_powertcp_q32_flows)->RangeMultiplier(16)->Range(1, 1 << 20);
 
 template <class C>
 void BM_powertcp_outputs(benchmark::State& state) {

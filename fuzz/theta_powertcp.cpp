@@ -13,6 +13,9 @@
 //     previous change (Algorithm 2 line 17), so two changes need an ACK that reached the mark;
 //   * an exact duplicate completion leaves the smoothed power unchanged (dt = 0);
 //   * tau never rises in min-RTT mode once it has a sample, and is the configured one otherwise.
+// netcc::theta_powertcp_compact runs beside them on any stream (its narrowed fields' ranges
+// included or not): cwnd within [min_cwnd, max_cwnd], pacing_rate() within
+// [max(min_rate, 1 bps), max_rate], its smoothed power within [0, 2^30].
 #include <netcc/control/powertcp.hpp>
 
 #include "powertcp_params.hpp"
@@ -61,6 +64,18 @@ struct checker {
   }
 };
 
+void check_compact(netcc::theta_powertcp_compact& c, const netcc::rtt_event& e) {
+  c.on_ack(e);
+  const auto p = c.params();
+  NETCC_FUZZ_CHECK(c.cwnd() >= p.min_cwnd && c.cwnd() <= p.max_cwnd);
+  const netcc::bit_rate r = c.pacing_rate();
+  const netcc::bit_rate hi = p.max_rate > netcc::bit_rate::zero() ? p.max_rate : p.host_rate;
+  NETCC_FUZZ_CHECK(r >= netcc::min_pacing_rate && r >= p.min_rate);
+  NETCC_FUZZ_CHECK(r <= (hi > p.min_rate ? hi : p.min_rate));
+  const double pw = netcc::to_double(c.norm_power());
+  NETCC_FUZZ_CHECK(pw >= 0 && pw <= 1073741824.0);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -68,6 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto params = netcc::fuzz::read_powertcp_params<netcc::theta_powertcp_params>(in);
   checker<netcc::theta_powertcp> d{params};
   checker<netcc::basic_powertcp<netcc::arith::q32, netcc::rtt_power>> f{params};
+  netcc::theta_powertcp_compact c{params};
   netcc::rtt_event last{};
   std::int64_t now = static_cast<std::int64_t>(in.u64() >> 2);
   netcc::sequence seq = in.u64();
@@ -76,6 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (op % 5 == 0) {  // exact duplicate
       d.step(last, true);
       f.step(last, true);
+      check_compact(c, last);
       continue;
     }
     now = in.time_after(now, 20'000);
@@ -105,6 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                              .snd_nxt = seq + in.below(400'000)};
     d.step(e, false);
     f.step(e, false);
+    check_compact(c, e);
     last = e;
   }
   return 0;

@@ -58,6 +58,7 @@
 #include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
+#include "netcc/control/detail/packed_state.hpp"
 #include "netcc/control/int_utilisation.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/feedback.hpp"
@@ -407,32 +408,6 @@ static_assert(
         64 + 16 * 5,
     "hpcc (q32): per-flow state within 64 B + 16 B per hop");
 static_assert(hpcc::state_bytes <= 64 + 24 * 5, "hpcc: per-flow state within 64 B + 24 B per hop");
-
-namespace detail {
-
-/// lastUpdateSeq at 32 bits for the compact INT controllers: the low 32 bits of the sequence
-/// number, compared with `ack.seq > lastUpdateSeq` modulo 2^32 (netcc::modular<32>), and
-/// whether it was ever armed: a fresh marker compares at full width against 0, as
-/// netcc::per_rtt_marker does. Range: once armed, ack.seq within 2^31 - 1 bytes of lastUpdateSeq
-/// (more than any window: windows are below 2^31 B).
-[[nodiscard]] constexpr bool seq32_passed(sequence seq, std::uint32_t mark, bool armed) noexcept {
-  if (!armed) return seq_gt(seq, 0);
-  return modular<32>::diff(static_cast<std::uint32_t>(seq), mark) > 0;
-}
-
-/// The flag word of the compact INT controllers' flow states: `bits` wide fields at `shift`.
-template <unsigned Shift, unsigned Bits>
-struct bit_field {
-  static constexpr std::uint32_t mask = (std::uint32_t{1} << Bits) - 1;
-  [[nodiscard]] static constexpr std::uint32_t get(std::uint32_t w) noexcept {
-    return (w >> Shift) & mask;
-  }
-  static constexpr void set(std::uint32_t& w, std::uint32_t v) noexcept {
-    w = (w & ~(mask << Shift)) | ((v & mask) << Shift);
-  }
-};
-
-}  // namespace detail
 
 /// @brief HPCC in q32 with its per-flow state at wire width: 64 B at 5 hops on HPCC's INT
 /// format, for arrays of many flows. The q32 controller's Algorithm 1 (the same configuration,

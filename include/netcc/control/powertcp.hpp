@@ -90,6 +90,7 @@
 #include <type_traits>
 
 #include "netcc/control/controller_concepts.hpp"
+#include "netcc/control/detail/packed_state.hpp"
 #include "netcc/control/detail/powertcp_hops.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/ewma.hpp"
@@ -240,6 +241,30 @@ requires powertcp_int_signal<Signal>
 struct powertcp_stack<Signal> {
   using type = typename Signal::stack_type;
 };
+}  // namespace detail
+
+namespace detail {
+
+/// cwnd_old / p for cwnd_old >= 0 and p > 0: fixed point divides in unsigned 128-bit
+/// arithmetic (the policy's operator/ value: rounded to nearest, ties up, saturating).
+/// Shared by netcc::basic_powertcp and netcc::theta_powertcp_compact.
+template <Number T>
+[[nodiscard]] constexpr T powertcp_quotient(T a, T b) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if (a.raw() >= 0 && b.raw() > 0) {
+      const auto d = static_cast<u128>(b.raw());
+      const u128 q = ((static_cast<u128>(a.raw()) << T::fraction_bits) + d / 2) / d;
+      const auto lim = static_cast<u128>(T::raw_max);
+      return T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
+    }
+  }
+  return a / b;
+}
+
 }  // namespace detail
 
 /// @brief PowerTCP's INT signal (Algorithm 1 NORMPOWER, lines 8-22): the normalised power of
@@ -674,20 +699,7 @@ class basic_powertcp {
   /// cwnd_old / p for cwnd_old >= 0 and p > 0: fixed point divides in unsigned 128-bit
   /// arithmetic (the policy's operator/ value: rounded to nearest, ties up, saturating).
   [[nodiscard]] static constexpr value_type quotient(value_type a, value_type b) noexcept {
-    if constexpr (requires {
-                    value_type::fraction_bits;
-                    value_type::raw_max;
-                    value_type::from_raw(std::int64_t{});
-                  }) {
-      if (a.raw() >= 0 && b.raw() > 0) {
-        const auto d = static_cast<detail::u128>(b.raw());
-        const detail::u128 q =
-            ((static_cast<detail::u128>(a.raw()) << value_type::fraction_bits) + d / 2) / d;
-        const auto lim = static_cast<detail::u128>(value_type::raw_max);
-        return value_type::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
-      }
-    }
-    return a / b;
+    return detail::powertcp_quotient(a, b);
   }
 
   /// UPDATEWINDOW, Algorithm 1 line 27 / Algorithm 2 line 20:
@@ -760,5 +772,323 @@ static_assert(
 static_assert(sizeof(theta_powertcp) <= 248, "theta_powertcp: 248 B");
 static_assert(sizeof(basic_powertcp<arith::q32, rtt_power>) <= 248 + powertcp_fixed_recip_bytes,
               "theta_powertcp (q32): 248 B + tau's reciprocal");
+
+/// @brief theta-PowerTCP (Algorithm 2) in q32 with a 32-byte per-flow state, for arrays of many
+/// flows: the q32 controller's law (the same configuration, signal, smoothing and UPDATEWINDOW)
+/// over a packed flow_state, with its two windows narrowed to whole bytes.
+///
+/// Layout and the range of every narrowed field:
+/// - Gamma_smooth: q32 as it is (8 B): equal to basic_powertcp<arith::q32, rtt_power>'s bit for
+///   bit within the ranges below.
+/// - cwnd and the window UPDATEOLD recorded before it (GETCWND's older entry): 32-bit whole bytes
+///   (4 B each), rounded to nearest after each UPDATEWINDOW (the law itself runs in q32). The
+///   newest history entry of the q32 form always holds cwnd and starts at lastUpdateSeq, so
+///   GETCWND(ack.seq - 1) is cwnd from lastUpdateSeq on and the older window before it.
+///   Error: each update adds at most 0.5 B; cwnd_old / normPower carries cwnd_old's relative
+///   error unchanged (normPower is exact), the cap at HostBw * tau and the clamps do not enlarge
+///   it, so after k updates the window is within k * (0.5 / min_cwnd) of the q32 form's,
+///   relatively (tests/control/theta_powertcp_test.cpp checks k * 0.55 / min_cwnd). The rule of
+///   an ACK (hold or update) is the q32 form's; update and update_capped may differ where
+///   cwnd_old / normPower is within that error of HostBw * tau.
+/// - lastUpdateSeq: the low 32 bits, compared modulo 2^32, plus an "armed" bit. Range: ack.seq
+///   within 2^31 - 1 B of it; snd_nxt never behind the previous snd_nxt, ack.seq never behind
+///   the previous ack.seq (a TCP sender's), so the history's newest entry starts at lastUpdateSeq.
+/// - the previous RTT sample's time: the low 32 bits of the ns clock (dt read modulo 2^32, signed).
+///   Range: consecutive RTT samples less than 2^31 ns (2.1 s) apart.
+/// - the previous RTT: 32-bit ns, saturating (range: RTTs below 2^32 ns, 4.29 s).
+/// - tau from the minimum RTT (powertcp_tau::min_rtt): 24-bit ns, saturating (range: RTT samples
+///   below 2^24 ns, 16.7 ms); the configured tau lives in the config.
+/// - five flags and the latest rule (2 bits) share tau's word.
+///
+/// Outside those ranges the window stays within [min_cwnd, max_cwnd] and the rate within its
+/// limits, as for any PowerTCP instantiation.
+/// @code
+/// const netcc::theta_powertcp_compact::config cfg{{.base_rtt = netcc::duration{20'000}}};
+/// std::vector<netcc::theta_powertcp_compact::flow_state> flows(1000, cfg.initial_state());
+/// cfg.on_ack(flows[9], netcc::rtt_event{.now = netcc::timestamp{5000},
+///                                       .rtt = netcc::duration{21'000}});
+/// netcc::bytes w = cfg.cwnd(flows[9]);
+/// @endcode
+class theta_powertcp_compact {
+ public:
+  /// @brief The q32 controller this form narrows.
+  using wide_type = basic_powertcp<arith::q32, rtt_power>;
+  /// @brief The number type of the law (q32).
+  using value_type = wide_type::value_type;
+  /// @brief The parameter struct.
+  using params_type = theta_powertcp_params;
+  /// @brief Events consumed: ACKs with an RTT sample.
+  static constexpr event_set events = cc_event::ack;
+  /// @brief The largest tau kept per flow (2^24 - 1 ns).
+  static constexpr std::int64_t tau_limit = (std::int64_t{1} << 24) - 1;
+
+ private:
+  using f_tau = detail::bit_field<0, 24>;
+  using f_have_power = detail::bit_field<24, 1>;
+  using f_armed = detail::bit_field<25, 1>;
+  using f_first_rtt = detail::bit_field<26, 1>;
+  using f_have_rtt = detail::bit_field<27, 1>;
+  using f_have_prev = detail::bit_field<28, 1>;
+  using f_branch = detail::bit_field<29, 2>;
+
+ public:
+  /// @brief One flow's packed state (32 B, trivially copyable); see the class comment for the
+  /// range of each field. Read and change it through config.
+  struct flow_state {
+    value_type smooth{};         ///< Gamma_smooth (q32)
+    std::uint32_t cwnd = 0;      ///< cwnd, whole bytes
+    std::uint32_t w_old = 0;     ///< the window UPDATEOLD recorded before cwnd, whole bytes
+    std::uint32_t mark = 0;      ///< lastUpdateSeq, low 32 bits
+    std::uint32_t prev_t = 0;    ///< time of the previous RTT sample, low 32 bits of ns
+    std::uint32_t prev_rtt = 0;  ///< the previous RTT sample, ns, saturating
+    std::uint32_t bits = 0;      ///< tau (bits 0-23, ns), flags (24-28), latest rule (29-30)
+  };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the sanitised parameters and every derived constant,
+  /// with Algorithm 2 as members taking one flow's state.
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields fall back as
+    /// basic_powertcp's; netcc::validate reports them).
+    constexpr explicit config(const params_type& p = {}) noexcept {
+      const wide_type w{p};
+      p_ = w.params();
+      gamma_ = num<value_type>(p_.gamma);
+      min_cwnd_ = from_bytes(p_.min_cwnd);
+      max_cwnd_ = from_bytes(p_.max_cwnd);
+      max_rate_ = p_.max_rate > bit_rate::zero() ? p_.max_rate : p_.host_rate;
+      if (max_rate_ < p_.min_rate) max_rate_ = p_.min_rate;
+      beta_auto_ = p_.beta == bytes::zero();
+      if (!beta_auto_) beta_fixed_ = clamp_num(from_bytes(p_.beta), num<value_type>(0), max_cwnd_);
+      base_ = derive(p_.base_rtt);
+      init_ = static_cast<std::uint32_t>(w.window().raw() >> value_type::fraction_bits);
+    }
+
+    /// @brief A new flow's state: cwnd = cwnd_init, first RTT, no sample.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      st.cwnd = init_;
+      st.w_old = init_;
+      f_first_rtt::set(st.bits, 1U);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
+
+    /// @brief NEWACK(ack), Algorithm 2 lines 2-22 (basic_powertcp::on_ack) on `st`.
+    template <class E>
+    requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(flow_state& st,
+                                                                    const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const sequence ack = ft::ack_seq(e);
+      const sequence nxt = ft::snd_nxt(e);
+      const duration rtt = ft::rtt(e);
+      const timestamp now = ft::now(e);
+      std::uint32_t bits = st.bits;
+      // §3.3: tau = the minimum RTT observed, when so configured.
+      if (p_.tau_source == powertcp_tau::min_rtt && rtt > duration::zero()) {
+        const std::uint32_t r24 =
+            static_cast<std::uint32_t>(rtt.count() < tau_limit ? rtt.count() : tau_limit);
+        if (f_have_rtt::get(bits) == 0 || r24 < f_tau::get(bits)) {
+          f_tau::set(bits, r24);
+          f_have_rtt::set(bits, 1U);
+        }
+      }
+      const derived d = f_have_rtt::get(bits) != 0 ? derive(duration{f_tau::get(bits)}) : base_;
+      // GETCWND(ack.seq - 1), line 3.
+      const value_type cwnd = from_u32(st.cwnd);
+      const bool armed = f_armed::get(bits) != 0;
+      const bool newest =
+          !armed || modular<32>::diff(static_cast<std::uint32_t>(ack - 1), st.mark) >= 0;
+      const value_type cwnd_old = newest ? cwnd : from_u32(st.w_old);
+      // NORMPOWER, Algorithm 2 lines 10-13 (rtt_power::sample).
+      bool valid = false;
+      value_type power{};
+      duration dt{};
+      if (rtt > duration::zero()) {
+        const auto now32 =
+            static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.time_since_epoch().count()));
+        const auto rtt32 =
+            static_cast<std::uint32_t>(rtt.count() < 0xFFFF'FFFFLL ? rtt.count() : 0xFFFF'FFFFLL);
+        if (f_have_prev::get(bits) == 0) {
+          st.prev_t = now32;
+          st.prev_rtt = rtt32;
+          f_have_prev::set(bits, 1U);
+        } else {
+          dt = duration{modular<32>::diff(now32, st.prev_t)};
+          if (dt > duration::zero()) {
+            const value_type zero = num<value_type>(0), one = num<value_type>(1),
+                             pmax = powertcp_max_power<value_type>();
+            const std::int64_t drtt = rtt.count() - std::int64_t{st.prev_rtt};
+            const value_type current =
+                clamp_num(ratio<value_type>(drtt, dt.count()) + one, zero, pmax);
+            const value_type voltage =
+                clamp_num(ratio_by<value_type>(rtt.count(), d.tau_div), zero, pmax);
+            power = clamp_num(current * voltage, zero, pmax);
+            valid = true;
+          }
+          if (dt != duration::zero()) {  // a new sample, or a reordered one: remember it
+            st.prev_t = now32;
+            st.prev_rtt = rtt32;
+          }
+        }
+      }
+      if (valid) {  // line 13 smoothing over tau, weight min(dt, tau)/tau
+        if (f_have_power::get(bits) != 0) {
+          const value_type wgt =
+              dt >= d.tau ? num<value_type>(1) : ratio_by<value_type>(dt.count(), d.tau_div);
+          st.smooth = st.smooth + wgt * (power - st.smooth);
+        } else {
+          st.smooth = power;
+          f_have_power::set(bits, 1U);
+        }
+      }
+      const bool round = !armed || modular<32>::diff(static_cast<std::uint32_t>(ack), st.mark) >= 0;
+      f_branch::set(bits, static_cast<std::uint32_t>(powertcp_branch::hold));
+      if (f_have_power::get(bits) != 0 && round) {  // Algorithm 2 lines 17-22
+        const value_type p = st.smooth;
+        const bool uncapped = p * d.host_bdp > cwnd_old;
+        f_branch::set(bits, static_cast<std::uint32_t>(uncapped ? powertcp_branch::update
+                                                                : powertcp_branch::update_capped));
+        const value_type mi = uncapped ? detail::powertcp_quotient(cwnd_old, p) : d.host_bdp;
+        const value_type w = clamp_num(
+            gamma_ * (mi + d.beta) + (num<value_type>(1) - gamma_) * cwnd, min_cwnd_, max_cwnd_);
+        // UPDATEOLD: cwnd from snd_nxt on; the previous newest window becomes the older one
+        // when snd_nxt moved past lastUpdateSeq (else the newest entry is overwritten).
+        const auto nxt32 = static_cast<std::uint32_t>(nxt);
+        if (!armed || modular<32>::diff(nxt32, st.mark) > 0) st.w_old = st.cwnd;
+        st.cwnd = round_bytes(w);
+        st.mark = nxt32;
+        f_armed::set(bits, 1U);
+        f_first_rtt::set(bits, 0U);
+      }
+      st.bits = bits;
+    }
+
+    /// @brief The window in force (whole bytes, as a q32 value).
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      return from_u32(st.cwnd);
+    }
+    /// @brief The congestion window in bytes.
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return bytes{st.cwnd};
+    }
+    /// @brief Pacing rate: host_rate in the first RTT (if configured), then cwnd / tau (line 6),
+    /// within [min_rate, max_rate] and at least 1 bps.
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      bit_rate r = f_first_rtt::get(st.bits) != 0 && p_.line_rate_first_rtt ? p_.host_rate
+                                                                            : cwnd(st) / tau(st);
+      if (r < p_.min_rate) r = p_.min_rate;
+      if (r < min_pacing_rate) r = min_pacing_rate;
+      if (r > max_rate_) r = max_rate_;
+      return r;
+    }
+    /// @brief Gamma_smooth (0 before the first sample).
+    [[nodiscard]] constexpr value_type norm_power(const flow_state& st) const noexcept {
+      return st.smooth;
+    }
+    /// @brief True until the first window update.
+    [[nodiscard]] constexpr bool in_first_rtt(const flow_state& st) const noexcept {
+      return f_first_rtt::get(st.bits) != 0;
+    }
+    /// @brief The rule the latest ACK ran.
+    [[nodiscard]] constexpr powertcp_branch last_branch(const flow_state& st) const noexcept {
+      return static_cast<powertcp_branch>(f_branch::get(st.bits));
+    }
+    /// @brief The tau in force.
+    [[nodiscard]] constexpr duration tau(const flow_state& st) const noexcept {
+      return f_have_rtt::get(st.bits) != 0 ? duration{f_tau::get(st.bits)} : base_.tau;
+    }
+    /// @brief The parameters in force (after invalid fields fell back).
+    [[nodiscard]] constexpr const params_type& params() const noexcept { return p_; }
+
+   private:
+    struct derived {
+      duration tau{};
+      detail::invariant_divisor tau_div{};
+      value_type host_bdp{};
+      value_type beta{};
+    };
+    [[nodiscard]] static constexpr value_type from_bytes(bytes b) noexcept {
+      return number_traits<value_type>::from_int(b.count());
+    }
+    [[nodiscard]] static constexpr value_type from_u32(std::uint32_t b) noexcept {
+      return value_type::from_raw(static_cast<std::int64_t>(b) << value_type::fraction_bits);
+    }
+    /// A q32 window in [min_cwnd, max_cwnd] (below 2^31 B) to whole bytes, rounded to nearest.
+    [[nodiscard]] static constexpr std::uint32_t round_bytes(value_type w) noexcept {
+      const std::int64_t half = std::int64_t{1} << (value_type::fraction_bits - 1);
+      return static_cast<std::uint32_t>((w.raw() + half) >> value_type::fraction_bits);
+    }
+    /// basic_powertcp::set_tau: tau's reciprocal, HostBw * tau and, unless configured, beta.
+    [[nodiscard]] constexpr derived derive(duration t) const noexcept {
+      derived d;
+      d.tau = t;
+      d.tau_div = detail::invariant_divisor{static_cast<std::uint64_t>(t.count())};
+      const bytes host_bdp = p_.host_rate * t;
+      d.host_bdp = clamp_num(from_bytes(host_bdp), num<value_type>(0), max_cwnd_);
+      d.beta = beta_auto_ ? clamp_num(from_bytes(host_bdp / p_.expected_flows), num<value_type>(0),
+                                      max_cwnd_)
+                          : beta_fixed_;
+      return d;
+    }
+
+    params_type p_{};
+    value_type gamma_{};
+    value_type min_cwnd_{};
+    value_type max_cwnd_{};
+    value_type beta_fixed_{};
+    bit_rate max_rate_{};
+    bool beta_auto_ = true;
+    derived base_{};
+    std::uint32_t init_ = 0;
+  };
+
+  /// @brief Bytes of per-flow state (sizeof(flow_state)).
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit theta_powertcp_compact(const params_type& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief NEWACK(ack) (config::on_ack on this flow).
+  template <class E>
+  requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(const E& e) noexcept {
+    cfg_.on_ack(s_, e);
+  }
+  /// @brief The congestion window in bytes.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
+  /// @brief The pacing rate.
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief The window in force (whole bytes, as q32).
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
+  /// @brief Gamma_smooth.
+  [[nodiscard]] constexpr value_type norm_power() const noexcept { return cfg_.norm_power(s_); }
+  /// @brief True until the first window update.
+  [[nodiscard]] constexpr bool in_first_rtt() const noexcept { return cfg_.in_first_rtt(s_); }
+  /// @brief The rule the latest ACK ran.
+  [[nodiscard]] constexpr powertcp_branch last_branch() const noexcept {
+    return cfg_.last_branch(s_);
+  }
+  /// @brief The tau in force.
+  [[nodiscard]] constexpr duration tau() const noexcept { return cfg_.tau(s_); }
+  /// @brief The parameters in force.
+  [[nodiscard]] constexpr params_type params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
+ private:
+  config cfg_;
+  flow_state s_;
+};
+
+// Per-flow state budget of the compact form: 32 B (Gamma_smooth in q32; two 32-bit windows, a
+// 32-bit lastUpdateSeq, RTT clock and RTT; tau, flags and rule in one word).
+static_assert(sizeof(theta_powertcp_compact::flow_state) <= 32,
+              "theta_powertcp_compact: per-flow state within 32 B");
+static_assert(theta_powertcp_compact::state_bytes == sizeof(theta_powertcp_compact::flow_state));
 
 }  // namespace netcc
