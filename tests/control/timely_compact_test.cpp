@@ -5,6 +5,7 @@
 // the rate within the stated rounding bound; outside them the rate stays in [min_rate,
 // line_rate]; a shared config with external states equals the object; validation names the
 // compact form's extra rule.
+#include <netcc/control/make.hpp>
 #include <netcc/control/timely.hpp>
 
 #include <gtest/gtest.h>
@@ -205,6 +206,18 @@ TEST(TimelyCompact, ValidateNamesTheCompactRule) {
   EXPECT_TRUE(compact::validate({.hai_threshold = 255}).ok());
   EXPECT_FALSE(compact::validate({.beta = 1.5}).ok());
   EXPECT_EQ(compact{{.hai_threshold = 300}}.params().hai_threshold, 5u);  // falls back
+}
+
+TEST(TimelyCompact, MakeChecksTheCompactRule) {
+  // netcc::make uses the form's own validate: the compact rule is reported, nothing is built.
+  const auto made = netcc::make<compact>({.hai_threshold = 300});
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.errors()[0].message(),
+            "timely.hai_threshold = 300: must be at most 255 in timely_compact (an 8-bit HAI "
+            "count)");
+  EXPECT_TRUE(netcc::make<compact>({.hai_threshold = 255}).ok());
+  // The full-width form has no such limit.
+  EXPECT_TRUE(netcc::make<netcc::basic_timely<netcc::arith::q32>>({.hai_threshold = 300}).ok());
 }
 
 RC_GTEST_PROP(TimelyCompactProp, CompactWithinItsRateBoundOfQ32, ()) {

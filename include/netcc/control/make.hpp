@@ -24,6 +24,7 @@
 /// @endcode
 #pragma once
 
+#include <concepts>
 #include <optional>
 #include <utility>
 
@@ -68,7 +69,10 @@ class checked {
   validation errors_;
 };
 
-/// @brief Validate `p` (its free `validate`) and build a `C` from it only if it is valid.
+/// @brief Validate `p` and build a `C` from it only if it is valid. The check is `C::validate(p)`
+/// when the controller has one (a form with narrower ranges, such as netcc::timely_compact or
+/// netcc::bolt_sender_compact, adds its own rules to the parameters'), else the parameter
+/// struct's free `validate(p)`.
 /// @tparam C a netcc::Controller whose parameter struct has a free `validate(const params&)`
 /// @code
 /// auto made = netcc::make<netcc::dcqcn>({.line_rate = netcc::bit_rate{0}});
@@ -76,7 +80,15 @@ class checked {
 /// @endcode
 template <Controller C>
 [[nodiscard]] checked<C> make(const typename controller_traits<C>::params_type& p = {}) {
-  validation v = validate(p);
+  validation v = [&] {
+    if constexpr (requires {
+                    { C::validate(p) } -> std::same_as<validation>;
+                  }) {
+      return C::validate(p);
+    } else {
+      return validate(p);
+    }
+  }();
   if (!v.ok()) return checked<C>{std::move(v)};
   return checked<C>{C{p}};
 }
