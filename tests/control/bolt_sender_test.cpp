@@ -7,6 +7,7 @@
 // exactly one packet, the per-RTT additive increase, the FIRST/LAST/INC marking laws against a
 // model of the §4.2 counters, and q32 against double on the same events.
 #include <netcc/control/bolt_sender.hpp>
+#include <netcc/control/make.hpp>
 #include <netcc/fabric/bolt_header.hpp>
 #include <netcc/fabric/bolt_supply.hpp>
 
@@ -999,6 +1000,15 @@ TEST(BoltSenderCompact, StateBudgetRangesAndValidation) {
   EXPECT_EQ(cc.cwnd(), bolt_q32{}.cwnd());
 }
 
+TEST(BoltSenderCompact, MakeChecksTheCompactRanges) {
+  const auto made = netcc::make<compact>({.cwnd_init = netcc::bytes{1'073'741'824}});
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.errors()[0].message(),
+            "bolt_sender_compact.cwnd_init = 1073741824 B: must be at most 16777215 B (the "
+            "compact window's range)");
+  EXPECT_TRUE(netcc::make<bolt_q32>({.cwnd_init = netcc::bytes{1'073'741'824}}).ok());
+}
+
 TEST(BoltSenderCompact, SameStepsAsQ32) {
   compact c{{.cwnd_init = 101'500_B}};
   bolt_q32 q{{.cwnd_init = 101'500_B}};
@@ -1148,8 +1158,9 @@ RC_GTEST_PROP(BoltSenderProperties, Q32Line6EqualsTheExactRationalDecision, ()) 
       3'600'000'000'000, std::numeric_limits<std::int64_t>::max())};
   const std::int64_t now = std::int64_t{1} << 40;
   const bool had = *rc::gen::arbitrary<bool>();
-  const std::int64_t ago = *rc::gen::element<std::int64_t>(
-      *rc::gen::inRange<std::int64_t>(0, 100'000), *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 31));
+  const std::int64_t ago =
+      *rc::gen::element<std::int64_t>(*rc::gen::inRange<std::int64_t>(0, 100'000),
+                                      *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 31));
   if (had) {
     st.flags = 1;  // has_dec
     st.last_dec = netcc::timestamp{now - ago};
