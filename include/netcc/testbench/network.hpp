@@ -832,6 +832,9 @@ class network {
     bytes max_q{};        // largest occupancy: stats.max_queue
     ring hi{}, lo{};
     std::uint64_t tx_count = 0;  // packets transmitted: stats.tx_packets
+    // The last serialisation time computed here and the size it was for (0: none): most
+    // packets are one of two sizes, so the 128-bit division of bytes / bit_rate is rare.
+    std::uint32_t ser_size = 0, ser_ns = 0;
     mutable port_stats stats{};
     double dt_alpha = -1;    // Dynamic Thresholds alpha of this queue (< 0: the switch's)
     bolt_port_state bolt{};  // Bolt PRU / supply registers of this egress port
@@ -1329,7 +1332,19 @@ class network {
                         .tx_bytes = p.tx_total,
                         .link_rate = p.link.rate});
     }
-    schedule(now_ + pk.size / p.link.rate, ev::tx_done, n, pi);
+    schedule(now_ + serialisation(p, pk.size), ev::tx_done, n, pi);
+  }
+
+  // The time `size` bytes take on port `p`'s link: size / rate, remembered for the last size.
+  static duration serialisation(port_state& p, bytes size) noexcept {
+    if (size.count() == p.ser_size && p.ser_size != 0) return duration{p.ser_ns};
+    const duration d = size / p.link.rate;
+    constexpr std::int64_t most = std::numeric_limits<std::uint32_t>::max();
+    if (size.count() > 0 && size.count() <= most && d.count() >= 0 && d.count() <= most) {
+      p.ser_size = static_cast<std::uint32_t>(size.count());
+      p.ser_ns = static_cast<std::uint32_t>(d.count());
+    }
+    return d;
   }
 
   void on_tx_done(node_id n, std::uint32_t pi) {
