@@ -426,10 +426,11 @@ class network {
     // The next event is the earlier of the heap's first and the next flow start (flows wait in
     // their own sorted list, not in the heap: a workload of many flows does not deepen it).
     while (true) {
-      const bool queue_next = !queue_.empty(), start_next = next_start_ < starts_.size();
+      const event* q = queue_.top();
+      const bool start_next = next_start_ < starts_.size();
       event e{};
-      if (queue_next && (!start_next || later(starts_[next_start_], queue_.top()))) {
-        if (queue_.top().t > end.count()) break;
+      if (q != nullptr && (!start_next || later(starts_[next_start_], *q))) {
+        if (q->t > end.count()) break;
         e = queue_.pop();
       } else if (start_next) {
         if (starts_[next_start_].t > end.count()) break;
@@ -696,6 +697,7 @@ class network {
     void push(const event& e) {
       if (static_cast<std::uint64_t>(e.t - cursor_) >= wheel_slots) {
         far_.push(e);
+        if (far_known_ && later(far_top_, e)) far_top_ = e;
         return;
       }
       const auto s = static_cast<std::size_t>(e.t) & slot_mask;
@@ -720,17 +722,18 @@ class network {
       if (w != nullptr) return w;
       return far_.peek();
     }
-    // The smallest event (the queue must not be empty).
-    [[nodiscard]] const event& top() {
+    // The smallest event (null if none): the wheel's first or the heap's.
+    [[nodiscard]] const event* top() {
       const event* w = wheel_front();
-      if (far_.empty()) return *w;
-      const event& f = far_.top();
-      return w == nullptr || later(*w, f) ? f : *w;
+      const event* f = far_front();
+      return f == nullptr || (w != nullptr && !later(*w, *f)) ? w : f;
     }
+    // Remove the smallest event (the queue must not be empty).
     event pop() {
       const event* w = wheel_front();
-      if (w == nullptr || (!far_.empty() && later(*w, far_.top()))) {
+      if (const event* f = far_front(); f != nullptr && (w == nullptr || later(*w, *f))) {
         const event e = far_.pop();
+        far_known_ = false;
         cursor_ = e.t;
         return e;
       }
@@ -751,6 +754,15 @@ class network {
    private:
     static constexpr std::size_t wheel_slots = 2048;  // a power of two
     static constexpr std::size_t slot_mask = wheel_slots - 1;
+    // The heap's smallest event (null if none), kept in a copy while it stays the smallest: the
+    // heap changes rarely (timers), the wheel on every event.
+    [[nodiscard]] const event* far_front() {
+      if (far_known_) return &far_top_;
+      if (far_.empty()) return nullptr;
+      far_top_ = far_.top();
+      far_known_ = true;
+      return &far_top_;
+    }
     [[nodiscard]] const event* wheel_front() const noexcept {
       if (n_wheel_ == 0) return nullptr;
       const slot& s = slots_[front_];
@@ -781,6 +793,8 @@ class network {
     std::int64_t front_t_ = 0;  // its time
     std::int64_t cursor_ = 0;   // the last popped time
     radix_heap far_;
+    event far_top_{};  // far_'s smallest event, when far_known_
+    bool far_known_ = false;
   };
 
   // A growable ring: FIFO without per-packet allocation (20 B, so a port's two fit in one
