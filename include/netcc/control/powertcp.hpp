@@ -787,9 +787,9 @@ static_assert(sizeof(basic_powertcp<arith::q32, rtt_power>) <= 248 + powertcp_fi
 ///   Error: each update adds at most 0.5 B; cwnd_old / normPower carries cwnd_old's relative
 ///   error unchanged (normPower is exact), the cap at HostBw * tau and the clamps do not enlarge
 ///   it, so after k updates the window is within k * (0.5 / min_cwnd) of the q32 form's,
-///   relatively (tests/control/theta_powertcp_test.cpp checks k * 0.55 / min_cwnd). The rule of
-///   an ACK (hold or update) is the q32 form's; update and update_capped may differ where
-///   cwnd_old / normPower is within that error of HostBw * tau.
+///   relatively (tests/control/powertcp_theta_compact_test.cpp checks k * 0.55 / min_cwnd).
+///   The rule of an ACK (hold or update) is the q32 form's; update and update_capped may differ
+///   where cwnd_old / normPower is within that error of HostBw * tau.
 /// - lastUpdateSeq: the low 32 bits, compared modulo 2^32, plus an "armed" bit. Range: ack.seq
 ///   within 2^31 - 1 B of it; snd_nxt never behind the previous snd_nxt, ack.seq never behind
 ///   the previous ack.seq (a TCP sender's), so the history's newest entry starts at lastUpdateSeq.
