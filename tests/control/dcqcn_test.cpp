@@ -5,6 +5,7 @@
 // step timers, double and q32 agree; config with an external flow_state equals the object; the
 // 32-B compact state against q32 within its stated bound), and the compact ranges' validation.
 #include <netcc/control/dcqcn.hpp>
+#include <netcc/control/make.hpp>
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -606,6 +607,9 @@ TEST(Dcqcn, CompactCountersSaturateAndRangesAreValidated) {
   ASSERT_EQ(h.size(), 1u);
   EXPECT_EQ(h[0].field, "dcqcn.r_hi");
   EXPECT_TRUE(netcc::validate(netcc::dcqcn_params{}, netcc::dcqcn_state_compact{}).ok());
+  // netcc::make checks the compact ranges for the compact form only.
+  EXPECT_FALSE(netcc::make<netcc::dcqcn_compact>(wide).ok());
+  EXPECT_TRUE(netcc::make<q32_dcqcn>(wide).ok());
 }
 
 namespace {
@@ -678,7 +682,8 @@ RC_GTEST_PROP(DcqcnProperties, CompactAgreesWithQ32WithinItsBound, ()) {
     // Values within the stated bounds: alpha within 2^-31 / g; rates within (CNPs + 2)
     // (line 2^-30 / g + 2^-10) Mbps.
     RC_ASSERT(std::abs(c.alpha().to_double() - q.alpha().to_double()) <= alpha_bound);
-    const double rate_bound = (static_cast<double>(q.cnps()) + 2) * (line * 0x1p-30 / p.g + 0x1p-10);
+    const double rate_bound =
+        (static_cast<double>(q.cnps()) + 2) * (line * 0x1p-30 / p.g + 0x1p-10);
     const double dr = std::abs(c.current_mbps().to_double() - q.current_mbps().to_double());
     const double dt = std::abs(c.target_mbps().to_double() - q.target_mbps().to_double());
     RC_ASSERT(dr <= rate_bound);

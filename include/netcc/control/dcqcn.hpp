@@ -917,6 +917,15 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
   [[nodiscard]] constexpr timestamp last_time() const noexcept { return cfg_.last_time(s_); }
   /// @brief The parameters in force (after invalid fields fell back).
   [[nodiscard]] constexpr dcqcn_params params() const noexcept { return cfg_.params(); }
+  /// @brief The parameter check netcc::make applies: netcc::validate(p), and for the compact
+  /// state also its ranges (netcc::validate with netcc::dcqcn_state_compact).
+  [[nodiscard]] static validation validate(const dcqcn_params& p) {
+    if constexpr (compact) {
+      return netcc::validate(p, dcqcn_state_compact{});
+    } else {
+      return netcc::validate(p);
+    }
+  }
   /// @brief The configuration (shared part) of this controller.
   [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
   /// @brief This controller's per-flow state.
