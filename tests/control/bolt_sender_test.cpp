@@ -57,6 +57,39 @@ struct send_view {
 
 // ---------------------------------------------------------------- defaults and validation
 
+// An SRC whose reflected timestamp is a full 64-bit ns clock (any ClockTraits may be).
+struct wide_clock_src {
+  netcc::timestamp now;
+  netcc::bytes queue;
+  netcc::bit_rate link;
+  std::uint64_t tx;
+};
+
+template <>
+struct netcc::feedback_traits<wide_clock_src> {
+  using src_clock = netcc::wrapping_clock<64>;
+  static constexpr netcc::timestamp now(const wide_clock_src& e) noexcept { return e.now; }
+  static constexpr netcc::bytes queue_size(const wide_clock_src& e) noexcept { return e.queue; }
+  static constexpr netcc::bit_rate link_rate(const wide_clock_src& e) noexcept { return e.link; }
+  static constexpr std::uint64_t tx_timestamp(const wide_clock_src& e) noexcept { return e.tx; }
+};
+
+TEST(BoltSender, HugeSrcRttFromAWideClockIsDecidedExactly) {
+  // rtt_src = 2^62 ns against a 1-B queue: line 6's interval is astronomically long, so the SRC
+  // comes too soon in every policy (q32 decides it in wide integers: R U would pass 64 bits).
+  const netcc::bolt_sender_params p{.mtu = netcc::bytes{4096}, .mss = netcc::bytes{4096}};
+  bolt_q32 q{p};
+  netcc::bolt_sender d{p};
+  const std::int64_t now = (std::int64_t{1} << 62) + 1000;
+  const wide_clock_src e{netcc::timestamp{now}, netcc::bytes{1}, netcc::bit_rate{100'000'000'000},
+                         1000};
+  q.on_src(e);
+  d.on_src(e);
+  EXPECT_EQ(d.last_branch(), netcc::bolt_branch::src_too_soon);
+  EXPECT_EQ(q.last_branch(), netcc::bolt_branch::src_too_soon);
+  EXPECT_EQ(q.cwnd(), d.cwnd());
+}
+
 TEST(BoltSender, DefaultsFromThePaper) {
   const netcc::bolt_sender_params p{};
   EXPECT_EQ(p.mtu, 1500_B);          // = netcc::bolt_params' MTU (switch side)
@@ -998,6 +1031,18 @@ TEST(BoltSenderCompact, StateBudgetRangesAndValidation) {
   EXPECT_EQ(cc.params().max_cwnd, netcc::bytes{compact::window_limit});
   // The default BDP (100 kB) is the initial window, as in q32.
   EXPECT_EQ(cc.cwnd(), bolt_q32{}.cwnd());
+}
+
+TEST(BoltSenderCompact, RetransmitThresholdWithinTheSevenBitCount) {
+  // Swift's retransmit count is 7 bits in the compact state: a reset threshold above 127 would
+  // never be reached there, so validate (and make) refuse it.
+  const auto v = compact::validate({.retx_reset_threshold = 200});
+  ASSERT_EQ(v.size(), 1U);
+  EXPECT_EQ(v[0].message(),
+            "bolt_sender_compact.retx_reset_threshold = 200: must be at most 127 (the 7-bit "
+            "retransmit count)");
+  EXPECT_TRUE(compact::validate({.retx_reset_threshold = 127}).ok());
+  EXPECT_FALSE(netcc::make<compact>({.retx_reset_threshold = 128}).ok());
 }
 
 TEST(BoltSenderCompact, MakeChecksTheCompactRanges) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <vector>
 
 using namespace netcc::literals;
@@ -72,7 +73,9 @@ netcc::timely_params gen_params() {
 
 // Traces within the compact form's ranges: RTTs in (0, 2^32) ns (mostly datacenter RTTs with
 // rising, falling and equal runs), times from a base anywhere on the clock (so the 32-bit clocks
-// wrap) advancing by up to 4 s or stepping back by up to 1 ms, sends and ACKs of up to 1 MB.
+// wrap) advancing by up to 4 s or stepping back by up to 1 ms, sends and ACKs of up to 1 MB;
+// no event later than 2^32 - 2^24 ns after the latest on_rtt completion or the meter's window
+// (which opens at most one window, 20 us here, before the latest send), as the ranges require.
 // `wild` adds what the ranges exclude: RTTs up to the int64 end, silences of minutes, step-backs
 // of seconds, sends of 2^40 B.
 std::vector<op> gen_ops(bool wild) {
@@ -81,6 +84,8 @@ std::vector<op> gen_ops(bool wild) {
   std::int64_t t = *rc::gen::element<std::int64_t>(0, (std::int64_t{1} << 32) - 30'000,
                                                    std::int64_t{1} << 62, -(std::int64_t{1} << 40));
   std::int64_t rtt = 100'000;
+  std::optional<std::int64_t> last_rtt, last_send;
+  constexpr std::int64_t reach = (std::int64_t{1} << 32) - (std::int64_t{1} << 24) - 20'001;
   for (int i = 0; i < n; ++i) {
     const int dt = *rc::gen::inRange(0, 12);
     if (dt < 6) {
@@ -94,6 +99,9 @@ std::vector<op> gen_ops(bool wild) {
     } else if (dt == 10 && wild) {
       t += *rc::gen::element<std::int64_t>(5'000'000'000, 300'000'000'000, -3'000'000'000);
     }
+    if (!wild)
+      for (const auto& a : {last_rtt, last_send})
+        if (a && t > *a + reach) t = *a + reach;
     const int r = *rc::gen::inRange(0, 5);
     if (r == 0) {
       rtt = *rc::gen::inRange<std::int64_t>(1, 700'000);
@@ -109,7 +117,10 @@ std::vector<op> gen_ops(bool wild) {
     const std::int64_t amount =
         wild ? *rc::gen::element<std::int64_t>(0, 1460, 16'000, 1LL << 40, -1)
              : *rc::gen::element<std::int64_t>(0, 1460, 16'000, 1'000'000, 8'000'000'000);
-    v.push_back({*rc::gen::inRange(0, 4), t, rtt, amount});
+    const int kind = *rc::gen::inRange(0, 4);
+    if (kind <= 1) last_rtt = t;  // on_rtt: a completion (RTTs here are positive)
+    if (kind == 3) last_send = t;
+    v.push_back({kind, t, rtt, amount});
   }
   return v;
 }
@@ -195,6 +206,36 @@ TEST(TimelyCompact, ClocksWrapAndStepBack) {
   }
   // The first (f = 1), four at f = 0.25, then three at or behind the latest time (f = 0).
   EXPECT_NEAR(a.rate_mbps().to_double(), 5010 + 4 * 2.5, 1e-4);
+}
+
+TEST(TimelyCompact, ClockRangeEndsAreReadAsDocumented) {
+  // The longest forward gap the compact clocks read exactly, 2^32 - 2^24 ns, is a gap (f = 1 on
+  // line 9's decrease, as q32), not a step back of 2^24 ns (f = 0); one step back of 2^24 - 1 ns
+  // is a step back.
+  const std::int64_t longest = (std::int64_t{1} << 32) - (std::int64_t{1} << 24);
+  for (const std::int64_t gap : {longest, longest - 1}) {
+    compact a{};
+    q32_timely b{};
+    for (const auto& e : {netcc::rtt_event{.now = netcc::timestamp{1000}, .rtt = 100_us},
+                          netcc::rtt_event{.now = netcc::timestamp{1000 + gap}, .rtt = 1_ms}}) {
+      a.on_rtt(e);
+      b.on_rtt(e);
+    }
+    EXPECT_EQ(a.last_action(), b.last_action()) << gap;
+    EXPECT_NEAR(a.rate_mbps().to_double(), b.rate_mbps().to_double(), 0x1p-16) << gap;
+    EXPECT_LT(a.rate_mbps().to_double(), 9000.0) << gap;  // the decrease happened (f = 1)
+  }
+  compact a{};
+  q32_timely b{};
+  const std::int64_t t0 = std::int64_t{1} << 40;
+  for (const auto& e :
+       {netcc::rtt_event{.now = netcc::timestamp{t0}, .rtt = 100_us},
+        netcc::rtt_event{.now = netcc::timestamp{t0 - (std::int64_t{1} << 24) + 1}, .rtt = 1_ms}}) {
+    a.on_rtt(e);
+    b.on_rtt(e);
+  }
+  EXPECT_EQ(a.last_action(), b.last_action());
+  EXPECT_NEAR(a.rate_mbps().to_double(), b.rate_mbps().to_double(), 0x1p-16);
 }
 
 TEST(TimelyCompact, ValidateNamesTheCompactRule) {

@@ -685,23 +685,31 @@ class basic_bolt_sender {
     //   R U L <= M Q H                    when the host rate binds (H T 2^32 <= W 8e9),
     //   R U L T 2^32 <= M 8e9 Q W         otherwise,
     //   R U <= M Q                        for an absent link rate (L <= 0: factor 1).
-    // Every product is exact in 192 bits (R < 2^31, U < 2^16, M <= 2^30, the others < 2^63).
+    // Every product is exact: R U < 2^79 (R < 2^63: any reflected clock's width, U < 2^16), R U L
+    // < 2^142 in 192 bits, and the right sides below 2^189 (M <= 2^30, 8e9 < 2^33, the others
+    // < 2^63), so a left side of 2^192 or more (R U L T 2^32 with a huge R) decides at once.
     [[nodiscard]] constexpr bool exact_due(const flow_state& st, std::int64_t r, std::int64_t q,
                                            std::int64_t link, std::int64_t m) const noexcept {
       using u128 = detail::u128;
-      const auto ru = static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(mtu_bytes_);
+      const u128 ru = u128{static_cast<std::uint64_t>(r)} * static_cast<std::uint64_t>(mtu_bytes_);
       const auto uq = static_cast<std::uint64_t>(q);
       const auto um = static_cast<std::uint64_t>(m);
-      if (link <= 0) return u128{ru} <= u128{um} * uq;
-      const u128 rul = u128{ru} * static_cast<std::uint64_t>(link);
+      if (link <= 0) return ru <= u128{um} * uq;
+      const wide192 rul = mul192(ru, static_cast<std::uint64_t>(link));
       const auto w = static_cast<std::uint64_t>(st.cwnd.raw());
       const auto t = static_cast<std::uint64_t>(st.rtt.count());
       const auto h = static_cast<std::uint64_t>(params_.host_rate.bps());
       constexpr std::uint64_t bpns = 8'000'000'000;
       if (u128{h} * t <= ((u128{w} * bpns) >> 32))  // H T 2^32 <= W 8e9 (H T an integer)
-        return leq192({0, rul}, mul192(u128{um} * h, uq));
-      const wide192 lhs = mul192(rul, t);  // R U L T < 2^173
-      if (lhs.hi >> 32) return false;      // R U L T 2^32 >= 2^224 > M 8e9 Q W
+        return leq192(rul, mul192(u128{um} * h, uq));
+      // R U L T: the low 128 bits' product, plus the high word's, which must fit 192 bits.
+      wide192 lhs = mul192(rul.lo, t);
+      if (rul.hi != 0) {
+        const u128 top = u128{rul.hi} * t;
+        if ((top >> 64) != 0 || lhs.hi + static_cast<std::uint64_t>(top) < lhs.hi) return false;
+        lhs.hi += static_cast<std::uint64_t>(top);
+      }
+      if (lhs.hi >> 32) return false;  // R U L T 2^32 >= 2^224 > M 8e9 Q W
       const wide192 lhs32{(lhs.hi << 32) | static_cast<std::uint64_t>(lhs.lo >> 96), lhs.lo << 32};
       return leq192(lhs32, mul192(u128{um * bpns} * uq, w));
     }
@@ -879,9 +887,12 @@ using bolt_sender = basic_bolt_sender<>;
 ///   = 2^30 ns (1.07 s) or more reads as exactly 2^30 ns: line 6 caps its interval there anyway
 ///   (the file comment), and can_decrease compares it with RTTs up to 2^30 ns exactly. Every
 ///   timed event (SRC, ACK, timeout, loss) reads the clocks and stores them back, so that an age
-///   past 2^30 ns stays there. Exact while consecutive timed events come at most 2^30 ns apart
-///   and step back by less than 2^30 ns (after a longer silence the age is read modulo 2^32 ns:
-///   one SRC may be taken as reordered, or a decrement come early).
+///   past 2^30 ns stays there. Exact while consecutive timed events come less than 2^30 ns
+///   apart (after a silence of 2^30 ns or more the age is read modulo 2^32 ns: one SRC may be
+///   taken as reordered, or a decrement come early) and step back by less than 2^30 ns, and no
+///   event steps back behind a time at which a clock was already held at the horizon (the held
+///   clock no longer knows its true age: the earlier event reads an age up to its step shorter
+///   than q32 does, which can change a loss cut or line 6).
 /// - the RTT: 32-bit ns, saturating at 2^32 - 1 ns; exact comparisons need RTTs up to 2^30 ns.
 /// - seq_no_at_last_ai: its low 32 bits, compared with an ACK through the signed 32-bit
 ///   distance; exact while the ACK is within 2^31 B of the mark (less than 2 GiB in flight).
@@ -891,7 +902,8 @@ using bolt_sender = basic_bolt_sender<>;
 ///   compared with cwnd (< 2^24 B) and, with pending, with the BDP, so saturation changes no
 ///   FIRST or LAST mark while bdp() < sent_limit (validate reports a larger BDP).
 /// - Swift's retransmit_cnt: 7 bits, saturating at retx_limit = 127 (exact for
-///   retx_reset_threshold <= 127; a larger threshold is never reached and every timeout cuts).
+///   retx_reset_threshold <= 127, which validate requires; unchecked, a larger threshold is
+///   never reached and every timeout cuts).
 /// - the SRC decrement count (basic_bolt_sender::decrements, a statistic) is not kept.
 ///
 /// Within those ranges every event takes the same branch as basic_bolt_sender<arith::q32> and
@@ -958,6 +970,8 @@ class bolt_sender_compact {
             "must be at most 16777215 B (the compact window's range)");
     v.check(p.base_rtt <= duration{clock_horizon}, n + "base_rtt", p.base_rtt,
             "must be at most 1073741824 ns (the compact clocks' range)");
+    v.check(p.retx_reset_threshold <= retx_limit, n + "retx_reset_threshold",
+            p.retx_reset_threshold, "must be at most 127 (the 7-bit retransmit count)");
     if (netcc::validate(p).ok()) {
       const wide_config c{p};
       v.check(c.bdp() < bytes{sent_limit}, n + "host_rate", p.host_rate,

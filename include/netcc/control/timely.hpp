@@ -937,10 +937,11 @@ static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 336,
 ///   max_rtt; the completion's own branch uses the full RTT).
 /// - the previous completion and the meter window's opening: the low 32 bits of the ns clock,
 ///   read back as now - d, d the wrapping distance in (-2^24, 2^32 - 2^24] ns: a time up to
-///   clock_step_back (2^24 ns, 16.8 ms) after `now` is read as a step back (as q32 keeps it),
+///   less than clock_step_back (2^24 ns, 16.8 ms) after `now` is read as a step back (as q32
+///   keeps it),
 ///   any other as up to 4.28 s before `now`. Exact while consecutive completions (and the sends
 ///   and completions that read a meter window) are at most 2^32 - 2^24 ns apart and step back by
-///   at most 2^24 ns; after a longer silence the gap is read modulo 2^32 ns (one update may
+///   less than 2^24 ns; after a longer silence the gap is read modulo 2^32 ns (one update may
 ///   then be scaled by f < 1, or the meter read from a shorter window).
 /// - the meter's bytes in its current window: 32 bits, saturating (exact below 4 GB a window).
 /// - the meter's last closed rate: 27 bits as a count of 2^sent_shift() q32 raw units,
@@ -1185,12 +1186,13 @@ class timely_compact {
     }
 
     // A clock's 64-bit time read back at `now` from its low 32 bits: a time up to
-    // clock_step_back after now is a step back, any other lies up to 2^32 - 2^24 ns before now.
+    // less than clock_step_back after now is a step back, any other lies up to 2^32 - 2^24 ns
+    // before now.
     [[nodiscard]] static constexpr timestamp clock(std::uint32_t low, timestamp now) noexcept {
       const auto now_low = static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.count()));
       const std::uint32_t fwd = now_low - low;  // now - t, modulo 2^32
       const std::int64_t back = (std::int64_t{1} << 32) - fwd;
-      const std::int64_t d = fwd != 0 && back <= clock_step_back ? -back : std::int64_t{fwd};
+      const std::int64_t d = fwd != 0 && back < clock_step_back ? -back : std::int64_t{fwd};
       std::int64_t t = 0;  // now - d, saturating
       if (__builtin_sub_overflow(now.count(), d, &t))
         t = d < 0 ? std::numeric_limits<std::int64_t>::max()
