@@ -852,9 +852,10 @@ class network {
     bytes max_q{};        // largest occupancy: stats.max_queue
     ring hi{}, lo{};
     std::uint64_t tx_count = 0;  // packets transmitted: stats.tx_packets
-    // The last serialisation time computed here and the size it was for (0: none): most
-    // packets are one of two sizes, so the 128-bit division of bytes / bit_rate is rare.
-    std::uint32_t ser_size = 0, ser_ns = 0;
+    // The last serialisation time computed here for a control packet ([0]) and a data packet
+    // ([1]), and the sizes they were for (0: none): most packets are one of two sizes, so the
+    // 128-bit division of bytes / bit_rate is rare.
+    std::array<std::uint16_t, 2> ser_size{}, ser_ns{};
     mutable port_stats stats{};
     double dt_alpha = -1;    // Dynamic Thresholds alpha of this queue (< 0: the switch's)
     bolt_port_state bolt{};  // Bolt PRU / supply registers of this egress port
@@ -1352,17 +1353,18 @@ class network {
                         .tx_bytes = p.tx_total,
                         .link_rate = p.link.rate});
     }
-    schedule(now_ + serialisation(p, pk.size), ev::tx_done, n, pi);
+    schedule(now_ + serialisation(p, pk.size, pk.control ? 0 : 1), ev::tx_done, n, pi);
   }
 
-  // The time `size` bytes take on port `p`'s link: size / rate, remembered for the last size.
-  static duration serialisation(port_state& p, bytes size) noexcept {
-    if (size.count() == p.ser_size && p.ser_size != 0) return duration{p.ser_ns};
+  // The time `size` bytes take on port `p`'s link: size / rate, remembered for the last size
+  // of each class `k` (0: control, 1: data).
+  static duration serialisation(port_state& p, bytes size, std::size_t k) noexcept {
+    if (size.count() == p.ser_size[k] && p.ser_size[k] != 0) return duration{p.ser_ns[k]};
     const duration d = size / p.link.rate;
-    constexpr std::int64_t most = std::numeric_limits<std::uint32_t>::max();
+    constexpr std::int64_t most = std::numeric_limits<std::uint16_t>::max();
     if (size.count() > 0 && size.count() <= most && d.count() >= 0 && d.count() <= most) {
-      p.ser_size = static_cast<std::uint32_t>(size.count());
-      p.ser_ns = static_cast<std::uint32_t>(d.count());
+      p.ser_size[k] = static_cast<std::uint16_t>(size.count());
+      p.ser_ns[k] = static_cast<std::uint16_t>(d.count());
     }
     return d;
   }
