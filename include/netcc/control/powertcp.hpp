@@ -92,9 +92,11 @@
 #include "netcc/control/controller_concepts.hpp"
 #include "netcc/control/detail/packed_state.hpp"
 #include "netcc/control/detail/powertcp_hops.hpp"
+#include "netcc/control/int_utilisation.hpp"
 #include "netcc/core/arith.hpp"
 #include "netcc/core/ewma.hpp"
 #include "netcc/core/feedback.hpp"
+#include "netcc/core/int_wire.hpp"
 #include "netcc/core/per_rtt.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/core/validation.hpp"
@@ -1090,5 +1092,362 @@ class theta_powertcp_compact {
 static_assert(sizeof(theta_powertcp_compact::flow_state) <= 32,
               "theta_powertcp_compact: per-flow state within 32 B");
 static_assert(theta_powertcp_compact::state_bytes == sizeof(theta_powertcp_compact::flow_state));
+
+/// @brief PowerTCP with INT (Algorithm 1) in q32 with its per-flow state at wire width: 64 B at 5
+/// hops on HPCC's INT format, for arrays of many flows. The q32 object's law
+/// (basic_powertcp<arith::q32, int_power<Wire::stack>>: the same NORMPOWER, lines 8-22, smoothing
+/// of line 23, UPDATEWINDOW of line 27 with the cap of Property 1, GETCWND and UPDATEOLD of
+/// lines 3 and 7) over a packed flow_state; parameters, derived terms and the reciprocals of
+/// every link rate of the wire format live in a config shared by a class of flows.
+///
+/// Layout and the range of every narrowed field:
+/// - prevInt (Algorithm 1 line 7), each hop's previous INT record: the hop's 64-bit wire word
+///   (netcc::int_wire_format: rate code, timestamp, tx counter, queue length), 8 B per hop.
+///   Range: hops as the wire format decodes them (make_hop / decode_hop: a table rate, a queue in
+///   whole wire units); a hand-made hop outside that image is read as the wire would carry it
+///   (rate rounded down to the table, queue to whole units). A path change is a change of the
+///   hop count or of a rate code. Timestamp and tx deltas wrap at the wire's widths.
+/// - Gamma_smooth: q32 as it is (bits 0-62; the power is within [0, 2^30]), bit for bit the q32
+///   object's; bit 63 says it holds a sample.
+/// - cwnd and the two windows of GETCWND's history (the one recorded by the latest UPDATEOLD, in
+///   force from lastUpdateSeq on, and the one before it): 31-bit whole bytes (max_cwnd <=
+///   2^31 - 1), rounded to nearest after each UPDATEWINDOW (the law itself runs in q32); their
+///   top bits hold the stored hop count (0-5; 7 before the first ACK, 0 also after a path too
+///   long to hold, which the q32 signal treats the same way). Error: each update adds at most
+///   0.5 B; cwnd_old / normPower carries cwnd_old's relative error (normPower is the q32
+///   object's exactly), the (1 - gamma) * cwnd term carries cwnd's, and the cap at HostBw * tau
+///   and the clamps do not enlarge it, so after k window updates the window is within
+///   k * (0.5 / min_cwnd) of the q32 object's, relatively (tests/control/powertcp_compact_test.cpp
+///   checks k * 0.55 / min_cwnd). The rule kind of every ACK (hold or update) is the q32
+///   object's; update and update_capped may differ where cwnd_old / normPower is within that
+///   error of HostBw * tau.
+/// - lastUpdateSeq: the low 32 bits, compared modulo 2^32. Range: ack.seq within 2^31 - 1 B of
+///   it; snd_nxt never behind ack.seq nor behind the previous snd_nxt (a TCP sender's), so the
+///   q32 history's newest entry starts at lastUpdateSeq.
+/// - the latest rule is not per-flow state: config::on_ack returns it (the object keeps it).
+/// - tau: the configured base_rtt (powertcp_tau::min_rtt is read as configured: a per-flow tau
+///   would need per-flow reciprocals); the reciprocals of tau and of each rate code's rate and
+///   BDP are the config's (the values the q32 object's per-link cache holds).
+///
+/// Outside those ranges the window stays within [min_cwnd, max_cwnd] and the rate within its
+/// limits.
+/// @tparam Wire the INT wire layout (netcc::int_wire_format; HPCC's by default)
+/// @code
+/// const netcc::powertcp_compact::config cfg{{.host_rate = netcc::bit_rate{100'000'000'000}}};
+/// std::vector<netcc::powertcp_compact::flow_state> flows(1000, cfg.initial_state());  // 64 kB
+/// cfg.on_ack(flows[7], ack);  // ack: netcc::basic_ack_event<netcc::hpcc_int_format::stack>
+/// netcc::bytes w = cfg.cwnd(flows[7]);
+/// @endcode
+template <class Wire = hpcc_int_format>
+class basic_powertcp_compact {
+ public:
+  /// @brief The INT stack type of the events (the wire format's decoded stack).
+  using stack_type = typename Wire::stack;
+  /// @brief The q32 controller this form narrows.
+  using wide_type = basic_powertcp<arith::q32, int_power<stack_type>>;
+  /// @brief The number type of the law (q32).
+  using value_type = typename wide_type::value_type;
+  /// @brief The parameter struct.
+  using params_type = powertcp_params;
+  /// @brief Events consumed: ACKs only.
+  static constexpr event_set events = cc_event::ack;
+  static_assert(Wire::max_hops <= 6, "basic_powertcp_compact: at most 6 hops (3-bit count)");
+
+ private:
+  using clock = typename stack_type::timestamp_clock;
+  using counter = typename stack_type::tx_counter;
+  using record = detail::int_wire_record<Wire>;
+  static constexpr std::uint32_t fresh = 7;  // hop count before the first ACK
+  static constexpr std::uint32_t win_mask = 0x7FFF'FFFFU;
+  static constexpr std::uint64_t have_power_bit = std::uint64_t{1} << 63;
+  static constexpr std::size_t codes = std::size_t{1} << Wire::rate_bits;
+
+ public:
+  /// @brief One flow's packed state (64 B at 5 hops, trivially copyable); see the class comment
+  /// for each field's range. Read and change it through config.
+  struct flow_state {
+    std::array<record, Wire::max_hops> hops{};  ///< prevInt: each hop's previous record, wire word
+    std::uint64_t smooth = 0;  ///< Gamma_smooth, q32 raw (bits 0-62); bit 63: it holds a sample
+    std::uint32_t cwnd = 0;    ///< cwnd, whole bytes (bits 0-30); bit 31: hop count bit 0
+    std::uint32_t w_new = 0;   ///< window of the latest UPDATEOLD (0-30); bit 31: count bit 1
+    std::uint32_t w_old = 0;   ///< the history's window before it (0-30); bit 31: count bit 2
+    std::uint32_t mark = 0;    ///< lastUpdateSeq, low 32 bits
+  };
+  static_assert(std::is_trivially_copyable_v<flow_state>);
+
+  /// @brief What a class of flows shares: the sanitised parameters, every derived constant and
+  /// the reciprocals of each wire rate code's link rate and BDP, with Algorithm 1 as members
+  /// taking one flow's state.
+  class config {
+   public:
+    /// @brief The configuration for parameters `p` (invalid fields fall back as
+    /// basic_powertcp's; netcc::validate reports them; tau is the configured base_rtt).
+    constexpr explicit config(params_type p = {}) noexcept {
+      p.tau_source = powertcp_tau::configured;
+      const wide_type w{p};
+      p_ = w.params();
+      gamma_ = num<value_type>(p_.gamma);
+      one_minus_gamma_ = num<value_type>(1) - gamma_;
+      min_cwnd_ = number_traits<value_type>::from_int(p_.min_cwnd.count());
+      max_cwnd_ = number_traits<value_type>::from_int(p_.max_cwnd.count());
+      max_rate_ = p_.max_rate > bit_rate::zero() ? p_.max_rate : p_.host_rate;
+      if (max_rate_ < p_.min_rate) max_rate_ = p_.min_rate;
+      tau_ = p_.base_rtt;
+      tau_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(tau_.count())};
+      const bytes host_bdp = p_.host_rate * tau_;
+      host_bdp_ = clamp_num(number_traits<value_type>::from_int(host_bdp.count()),
+                            num<value_type>(0), max_cwnd_);
+      beta_ = w.beta();
+      init_ = static_cast<std::uint32_t>(w.window().raw() >> value_type::fraction_bits);
+      for (std::size_t c = 0; c < codes; ++c) {  // powertcp_recip_cache::find, per rate code
+        detail::powertcp_rate_recip& r = recip_[c];
+        const bit_rate b = Wire::rate_of(c);
+        r.bps = b.bps();
+        r.bdp = (b * tau_).count();
+        r.inv_b = detail::invariant_divisor{static_cast<std::uint64_t>(b.bps())};
+        r.inv_bdp = detail::invariant_divisor{static_cast<std::uint64_t>(r.bdp > 0 ? r.bdp : 1)};
+      }
+    }
+
+    /// @brief A new flow's state: cwnd = cwnd_init, no record, no sample.
+    [[nodiscard]] constexpr flow_state initial_state() const noexcept {
+      flow_state st{};
+      st.cwnd = init_;
+      st.w_new = init_;
+      st.w_old = init_;
+      set_count(st, fresh);
+      return st;
+    }
+    /// @brief Reset `st` to a new flow's state.
+    constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
+
+    /// @brief NEWACK(ack), Algorithm 1 lines 2-7 (basic_powertcp::on_ack) on `st`; returns the
+    /// rule it ran (hold, update or update_capped).
+    template <class E>
+    requires IntFeedbackFor<E, stack_type>
+    constexpr powertcp_branch on_ack(flow_state& st, const E& e) const noexcept {
+      using ft = feedback_traits<E>;
+      const sequence ack = ft::ack_seq(e);
+      const sequence nxt = ft::snd_nxt(e);
+      const std::uint32_t count = get_count(st);
+      const bool armed = count != fresh;
+      const std::uint32_t cwnd_b = st.cwnd & win_mask;
+      // GETCWND(ack.seq - 1), line 3: the newest window from lastUpdateSeq on, the older before.
+      std::uint32_t old_b = cwnd_b;
+      if (armed)
+        old_b = modular<32>::diff(static_cast<std::uint32_t>(ack - 1), st.mark) >= 0
+                    ? (st.w_new & win_mask)
+                    : (st.w_old & win_mask);
+      // NORMPOWER, lines 8-22 (int_power::sample).
+      std::uint32_t new_count = count;
+      const power_sample<value_type> s = sample(st, e, new_count);
+      bool have_power = (st.smooth & have_power_bit) != 0;
+      value_type smooth =
+          value_type::from_raw(static_cast<std::int64_t>(st.smooth & ~have_power_bit));
+      if (s.valid) {  // line 23: smoothing over tau, weight min(dt, tau)/tau
+        if (have_power) {
+          const value_type wgt =
+              s.dt >= tau_ ? num<value_type>(1) : ratio_by<value_type>(s.dt.count(), tau_div_);
+          smooth = smooth + wgt * (s.power - smooth);
+        } else {
+          smooth = s.power;
+          have_power = true;
+        }
+      }
+      powertcp_branch br = powertcp_branch::hold;
+      std::uint32_t cwnd_n = cwnd_b;
+      if (have_power && s.valid) {  // line 5 / 27: UPDATEWINDOW
+        const bool uncapped = smooth * host_bdp_ > from_u32(old_b);
+        br = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
+        const value_type mi =
+            uncapped ? detail::powertcp_quotient(from_u32(old_b), smooth) : host_bdp_;
+        const value_type w = clamp_num(gamma_ * (mi + beta_) + one_minus_gamma_ * from_u32(cwnd_b),
+                                       min_cwnd_, max_cwnd_);
+        cwnd_n = round_bytes(w);
+      }
+      std::uint32_t w_new = st.w_new & win_mask, w_old = st.w_old & win_mask;
+      const auto nxt32 = static_cast<std::uint32_t>(nxt);
+      // line 7, UPDATEOLD once per RTT: cwnd from snd_nxt on (a new entry when snd_nxt moved
+      // past lastUpdateSeq, else the newest entry's window is replaced).
+      if (!armed) {
+        w_new = cwnd_n;
+        w_old = cwnd_n;
+        st.mark = nxt32;
+      } else if (modular<32>::diff(static_cast<std::uint32_t>(ack), st.mark) >= 0) {
+        if (modular<32>::diff(nxt32, st.mark) > 0) w_old = w_new;
+        w_new = cwnd_n;
+        st.mark = nxt32;
+      }
+      st.smooth = static_cast<std::uint64_t>(smooth.raw()) | (have_power ? have_power_bit : 0);
+      st.cwnd = cwnd_n;
+      st.w_new = w_new;
+      st.w_old = w_old;
+      set_count(st, new_count);
+      return br;
+    }
+
+    /// @brief The window in force (whole bytes, as a q32 value).
+    [[nodiscard]] constexpr value_type window(const flow_state& st) const noexcept {
+      return from_u32(st.cwnd & win_mask);
+    }
+    /// @brief The congestion window in bytes.
+    [[nodiscard]] constexpr bytes cwnd(const flow_state& st) const noexcept {
+      return bytes{static_cast<std::int64_t>(st.cwnd & win_mask)};
+    }
+    /// @brief Pacing rate: host_rate in the first RTT (if configured), then cwnd / tau (line 6),
+    /// within [min_rate, max_rate] and at least 1 bps.
+    [[nodiscard]] constexpr bit_rate pacing_rate(const flow_state& st) const noexcept {
+      bit_rate r = in_first_rtt(st) && p_.line_rate_first_rtt ? p_.host_rate : cwnd(st) / tau_;
+      if (r < p_.min_rate) r = p_.min_rate;
+      if (r < min_pacing_rate) r = min_pacing_rate;
+      if (r > max_rate_) r = max_rate_;
+      return r;
+    }
+    /// @brief Gamma_smooth (0 before the first sample).
+    [[nodiscard]] constexpr value_type norm_power(const flow_state& st) const noexcept {
+      return value_type::from_raw(static_cast<std::int64_t>(st.smooth & ~have_power_bit));
+    }
+    /// @brief True until the first window update (Algorithm 1 updates on the first sample, so
+    /// until Gamma_smooth holds one).
+    [[nodiscard]] constexpr bool in_first_rtt(const flow_state& st) const noexcept {
+      return (st.smooth & have_power_bit) == 0;
+    }
+    /// @brief Hops with a stored record (0 before the first ACK).
+    [[nodiscard]] constexpr std::size_t hops(const flow_state& st) const noexcept {
+      const std::uint32_t c = get_count(st);
+      return c == fresh ? 0 : c;
+    }
+    /// @brief tau (the configured base RTT).
+    [[nodiscard]] constexpr duration tau() const noexcept { return tau_; }
+    /// @brief beta in force, in bytes.
+    [[nodiscard]] constexpr value_type beta() const noexcept { return beta_; }
+    /// @brief The parameters in force (after invalid fields fell back; tau_source configured).
+    [[nodiscard]] constexpr const params_type& params() const noexcept { return p_; }
+
+   private:
+    [[nodiscard]] static constexpr value_type from_u32(std::uint32_t b) noexcept {
+      return value_type::from_raw(static_cast<std::int64_t>(b) << value_type::fraction_bits);
+    }
+    /// A q32 window in [min_cwnd, max_cwnd] (below 2^31 B) to whole bytes, rounded to nearest.
+    [[nodiscard]] static constexpr std::uint32_t round_bytes(value_type w) noexcept {
+      const std::int64_t half = std::int64_t{1} << (value_type::fraction_bits - 1);
+      return static_cast<std::uint32_t>((w.raw() + half) >> value_type::fraction_bits);
+    }
+    [[nodiscard]] static constexpr std::uint32_t get_count(const flow_state& st) noexcept {
+      return (st.cwnd >> 31) | ((st.w_new >> 31) << 1) | ((st.w_old >> 31) << 2);
+    }
+    static constexpr void set_count(flow_state& st, std::uint32_t c) noexcept {
+      st.cwnd = (st.cwnd & win_mask) | ((c & 1U) << 31);
+      st.w_new = (st.w_new & win_mask) | (((c >> 1) & 1U) << 31);
+      st.w_old = (st.w_old & win_mask) | (((c >> 2) & 1U) << 31);
+    }
+
+    /// NORMPOWER(ack), Algorithm 1 lines 8-22, as int_power::sample over the wire records:
+    /// per hop with dt > 0 (line 11), lambda = (dqlen + dtxBytes) / dt (lines 12-14),
+    /// Gamma' / e = (lambda / b) * ((qlen + b tau) / (b tau)) (lines 15-19); the largest (the
+    /// first valid hop starting, lines 20-21). `count`: the stored hop count (fresh: none).
+    template <class E>
+    constexpr power_sample<value_type> sample(flow_state& st, const E& e,
+                                              std::uint32_t& count) const noexcept {
+      using ft = feedback_traits<E>;
+      const std::size_t n = ft::hop_count(e);
+      if (n > Wire::max_hops) {  // cannot hold this path: forget it, no sample
+        count = 0;
+        return {};
+      }
+      if (count != n) {  // first ACK or a new hop count: store, no sample
+        for (std::size_t j = 0; j < n; ++j) st.hops[j].store(ft::hop(e, j));
+        count = static_cast<std::uint32_t>(n);
+        return {};
+      }
+      const value_type pmax = powertcp_max_power<value_type>();
+      power_sample<value_type> best;
+      for (std::size_t i = 0; i < n; ++i) {
+        const int_hop& h = ft::hop(e, i);
+        record& r = st.hops[i];
+        const std::uint64_t code = record::key_of(h);
+        if (r.key() != code) {  // a link rate changed: a path change, store, no sample
+          for (std::size_t j = 0; j < n; ++j) st.hops[j].store(ft::hop(e, j));
+          return {};
+        }
+        const duration dt = clock::diff(h.ts, r.ts());  // line 11
+        if (dt <= duration::zero()) {
+          if (dt < duration::zero()) r.store_raw(h, 0, code);  // reordered: resync
+          continue;                                            // a duplicate: keep the record
+        }
+        const std::int64_t q_prev = r.qlen_bytes();
+        const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());
+        r.store_raw(h, 0, code);
+        const std::int64_t q = r.qlen_bytes();
+        const std::int64_t dbytes = detail::sat_add(q - q_prev, dtx);
+        const value_type p =
+            detail::powertcp_hop_power_recip<value_type>(dbytes, dt, q, recip_[code], tau_, pmax);
+        if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
+      }
+      return best;
+    }
+
+    params_type p_{};
+    value_type gamma_{};
+    value_type one_minus_gamma_{};
+    value_type min_cwnd_{};
+    value_type max_cwnd_{};
+    value_type host_bdp_{};
+    value_type beta_{};
+    bit_rate max_rate_{};
+    duration tau_{};
+    detail::invariant_divisor tau_div_{};
+    std::array<detail::powertcp_rate_recip, codes> recip_{};
+    std::uint32_t init_ = 0;
+  };
+
+  /// @brief Bytes of per-flow state (sizeof(flow_state)).
+  static constexpr std::size_t state_bytes = sizeof(flow_state);
+
+  /// @brief A controller with parameters `p` (invalid fields fall back to their defaults).
+  constexpr explicit basic_powertcp_compact(const params_type& p = {}) noexcept
+      : cfg_(p), s_(cfg_.initial_state()) {}
+
+  /// @brief NEWACK(ack) (config::on_ack on this flow).
+  template <class E>
+  requires IntFeedbackFor<E, stack_type>
+  constexpr void on_ack(const E& e) noexcept { branch_ = cfg_.on_ack(s_, e); }
+  /// @brief The congestion window in bytes.
+  [[nodiscard]] constexpr bytes cwnd() const noexcept { return cfg_.cwnd(s_); }
+  /// @brief The pacing rate.
+  [[nodiscard]] constexpr bit_rate pacing_rate() const noexcept { return cfg_.pacing_rate(s_); }
+  /// @brief The window in force (whole bytes, as q32).
+  [[nodiscard]] constexpr value_type window() const noexcept { return cfg_.window(s_); }
+  /// @brief Gamma_smooth.
+  [[nodiscard]] constexpr value_type norm_power() const noexcept { return cfg_.norm_power(s_); }
+  /// @brief True until the first window update.
+  [[nodiscard]] constexpr bool in_first_rtt() const noexcept { return cfg_.in_first_rtt(s_); }
+  /// @brief The rule the latest ACK ran.
+  [[nodiscard]] constexpr powertcp_branch last_branch() const noexcept { return branch_; }
+  /// @brief The tau in force.
+  [[nodiscard]] constexpr duration tau() const noexcept { return cfg_.tau(); }
+  /// @brief beta in force, in bytes.
+  [[nodiscard]] constexpr value_type beta() const noexcept { return cfg_.beta(); }
+  /// @brief The parameters in force.
+  [[nodiscard]] constexpr params_type params() const noexcept { return cfg_.params(); }
+  /// @brief The configuration this controller runs (shareable with other flows).
+  [[nodiscard]] constexpr const config& configuration() const noexcept { return cfg_; }
+  /// @brief This flow's state.
+  [[nodiscard]] constexpr const flow_state& state() const noexcept { return s_; }
+
+ private:
+  config cfg_;
+  flow_state s_;
+  powertcp_branch branch_ = powertcp_branch::none;
+};
+
+/// @brief PowerTCP (INT) in q32 with a 64-B per-flow state on HPCC's INT wire format.
+using powertcp_compact = basic_powertcp_compact<>;
+
+// Per-flow state budget of the compact form: 64 B at 5 hops (five 8-B wire records, Gamma_smooth
+// in q32 with a flag, three 31-bit windows carrying the hop count, a 32-bit lastUpdateSeq).
+static_assert(sizeof(powertcp_compact::flow_state) <= 64,
+              "powertcp_compact: per-flow state within 64 B");
+static_assert(powertcp_compact::state_bytes == sizeof(powertcp_compact::flow_state));
 
 }  // namespace netcc
