@@ -5,7 +5,9 @@
 // well-formed ACKs (every ACK yields a power sample and a window update), so the numbers are
 // the full per-ACK path: GETCWND, NORMPOWER over all hops, smoothing, UPDATEWINDOW, UPDATEOLD.
 // theta-PowerTCP's 32-B compact form per ACK, and flows at scale (1 to 1M states in an array,
-// events in random flow order, "bytes_per_flow").
+// events in random flow order, "bytes_per_flow"). PowerTCP's 64-B compact form
+// (netcc::powertcp_compact, HPCC's wire format) per ACK at 1 and 5 hops next to the q32 object on
+// the same stack, and its flows at scale at 5 hops (the q32 wire-stack object to 64 K flows).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -159,6 +161,57 @@ void BM_theta_powertcp_q32_flows(benchmark::State& state) {
   state.counters["flows"] = static_cast<double>(flows);
 }
 BENCHMARK(BM_theta_powertcp_q32_flows)->RangeMultiplier(16)->Range(1, 1 << 20);
+
+// PowerTCP's 64-B compact form (netcc::powertcp_compact) on one flow, wire-format ACKs.
+void BM_powertcp_compact_ack(benchmark::State& state) {
+  const auto acks = int_acks<wire5>(static_cast<std::size_t>(state.range(0)));
+  const netcc::powertcp_compact::config cfg{bench_params()};
+  auto st = cfg.initial_state();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(cfg.on_ack(st, acks[i++ & (ring - 1)]));
+    benchmark::DoNotOptimize(st);
+  }
+  state.counters["state_B"] = static_cast<double>(sizeof(st));
+  state.counters["hops"] = static_cast<double>(state.range(0));
+}
+BENCHMARK(BM_powertcp_compact_ack)->Arg(1)->Arg(5);
+
+void BM_powertcp_compact_flows(benchmark::State& state) {
+  const auto flows = static_cast<std::size_t>(state.range(0));
+  const auto acks = int_acks<wire5>(5);
+  const auto order = flow_order(flows);
+  const netcc::powertcp_compact::config cfg{bench_params()};
+  std::vector<netcc::powertcp_compact::flow_state> st(flows, cfg.initial_state());
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto& s = st[order[i & (order_len - 1)]];
+    benchmark::DoNotOptimize(cfg.on_ack(s, acks[i & (ring - 1)]));
+    benchmark::DoNotOptimize(s);
+    ++i;
+  }
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(st[0]));
+  state.counters["flows"] = static_cast<double>(flows);
+}
+BENCHMARK(BM_powertcp_compact_flows)->RangeMultiplier(16)->Range(1, 1 << 20);
+
+void BM_powertcp_q32_wire_flows(benchmark::State& state) {
+  using cc_t = netcc::basic_powertcp<netcc::arith::q32, netcc::int_power<wire5>>;
+  const auto flows = static_cast<std::size_t>(state.range(0));
+  const auto acks = int_acks<wire5>(5);
+  const auto order = flow_order(flows);
+  std::vector<cc_t> cc(flows, cc_t{bench_params()});
+  std::size_t i = 0;
+  for (auto _ : state) {
+    auto& c = cc[order[i & (order_len - 1)]];
+    c.on_ack(acks[i & (ring - 1)]);
+    benchmark::DoNotOptimize(c);
+    ++i;
+  }
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(cc_t));
+  state.counters["flows"] = static_cast<double>(flows);
+}
+BENCHMARK(BM_powertcp_q32_wire_flows)->RangeMultiplier(16)->Range(1, 1 << 16);
 
 template <class C>
 void BM_powertcp_outputs(benchmark::State& state) {
