@@ -13,6 +13,9 @@
 //   * bounded increase: the window never exceeds max(its previous value,
 //     gamma * (HostBw*tau + beta) + (1 - gamma) * previous) (the Property 1 cap);
 //   * an exact duplicate of the previous ACK changes neither the power nor the window.
+// netcc::powertcp_compact (64-B state, HPCC's wire format) on the same wire ACKs: window within
+// [min_cwnd, max_cwnd] and rate within its limits, Gamma_smooth within [0, 2^30], at most 5 hops
+// stored, a duplicate changes neither power nor window, on any stream.
 #include <netcc/control/powertcp.hpp>
 #include <netcc/core/int_wire.hpp>
 
@@ -60,6 +63,21 @@ struct checker {
   }
 };
 
+void compact_step(netcc::powertcp_compact& cc, const netcc::basic_ack_event<wire::stack>& e,
+                  bool duplicate) {
+  const auto p_before = cc.norm_power();
+  const auto w_before = cc.window();
+  cc.on_ack(e);
+  netcc::fuzz::check_powertcp_bounds(cc, cc.params());
+  NETCC_FUZZ_CHECK(cc.norm_power() >= netcc::num<netcc::arith::q32::value_type>(0));
+  NETCC_FUZZ_CHECK(cc.norm_power() <= netcc::powertcp_max_power<netcc::arith::q32::value_type>());
+  NETCC_FUZZ_CHECK(cc.configuration().hops(cc.state()) <= wire::max_hops);
+  if (duplicate) {
+    NETCC_FUZZ_CHECK(cc.norm_power() == p_before);
+    NETCC_FUZZ_CHECK(cc.window() == w_before);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -69,6 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   checker<netcc::powertcp> raw{params};
   checker<netcc::basic_powertcp<netcc::arith::q32>> raw_q{params};
   checker<netcc::basic_powertcp<netcc::arith::q32, netcc::int_power<wire::stack>>> wired{params};
+  netcc::powertcp_compact compact{params};
 
   netcc::fuzz::for_each_int_ack(
       in,
@@ -76,6 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         raw.step(a, duplicate);
         raw_q.step(a, duplicate);
         wired.step(b, duplicate);
+        compact_step(compact, b, duplicate);
       });
   return 0;
 }
