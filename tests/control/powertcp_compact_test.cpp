@@ -4,6 +4,7 @@
 // with the window within the stated bound on realistic wire traces, bounds on any stream, and
 // config + external states equal to objects.
 #include <netcc/control/controller_concepts.hpp>
+#include <netcc/control/make.hpp>
 #include <netcc/control/powertcp.hpp>
 #include <netcc/core/int_wire.hpp>
 
@@ -152,6 +153,19 @@ TEST(PowerTcpCompact, StartsAsTheQ32Object) {
 // lastUpdateSeq (snd_nxt of ACK 1), so cwnd_old = cwnd_init = 125000:
 // w = 0.9 * (125000 / 1.8505728 + 25000) + 0.1 * 144863 = 97778.29 -> 97778 B (the q32 object, from
 // 144863.28: 0.03 B more).
+TEST(PowerTcpCompact, ValidateRefusesMinRttTau) {
+  const auto v = compact::validate({.tau_source = netcc::powertcp_tau::min_rtt});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].message(),
+            "powertcp_compact.tau_source = 1: must be configured (the compact form's tau is the "
+            "configured base_rtt)");
+  EXPECT_TRUE(compact::validate({}).ok());
+  EXPECT_FALSE(compact::validate({.gamma = 2.0}).ok());  // the parameters' own rules too
+  static_assert(netcc::Controller<compact>);
+  EXPECT_FALSE(netcc::make<compact>({.tau_source = netcc::powertcp_tau::min_rtt}).ok());
+  EXPECT_TRUE(netcc::make<compact>({}).ok());
+}
+
 TEST(PowerTcpCompact, HandExampleOneHop) {
   const netcc::powertcp_params p{.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 5};
   const compact::config cfg{p};

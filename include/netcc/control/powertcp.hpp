@@ -1153,6 +1153,22 @@ class basic_powertcp_compact {
   static constexpr event_set events = cc_event::ack;
   static_assert(Wire::max_hops <= 6, "basic_powertcp_compact: at most 6 hops (3-bit count)");
 
+  /// @brief Check parameters for this form: netcc::validate's rules, and tau from the
+  /// configured base RTT (a per-flow minimum-RTT tau would need per-flow reciprocals; unchecked
+  /// construction reads powertcp_tau::min_rtt as configured).
+  /// @code
+  /// auto v = netcc::powertcp_compact::validate({.tau_source = netcc::powertcp_tau::min_rtt});
+  /// // v[0].message() == "powertcp_compact.tau_source = 1: must be configured (the compact
+  /// //                    form's tau is the configured base_rtt)"
+  /// @endcode
+  [[nodiscard]] static validation validate(const params_type& p) {
+    validation v = netcc::validate(p);
+    v.check(p.tau_source != powertcp_tau::min_rtt, "powertcp_compact.tau_source",
+            static_cast<int>(p.tau_source),
+            "must be configured (the compact form's tau is the configured base_rtt)");
+    return v;
+  }
+
  private:
   using clock = typename stack_type::timestamp_clock;
   using counter = typename stack_type::tx_counter;
