@@ -83,7 +83,7 @@ void drive(byte_reader& in) {
   check_outputs(*c);
   std::int64_t now = 0;
   for (int step = 0; step < 256 && !in.empty(); ++step) {
-    now += in.small_step(10'000);
+    now = in.sat_add(now, in.small_step(10'000));  // the harness's clock saturates
     switch (in.u8() % 8) {
       case 0:
       case 1: {
@@ -187,7 +187,7 @@ void switch_functions(byte_reader& in) {
       schedule ? netcc::dcqcn_np_mode::schedule : netcc::dcqcn_np_mode::suppress};
   std::int64_t t = in.i64();
   for (int i = 0; i < 8; ++i) {
-    t += in.small_step(50'000);
+    t = in.sat_add(t, in.small_step(50'000));
     const bool ce = in.boolean();
     std::int64_t at = 0;
     const auto v = bridge::np_on_packet(f, ce, t, interval, schedule, at);
@@ -242,7 +242,7 @@ void switch_functions(byte_reader& in) {
     p.sm = bc.sm;
     std::int64_t bt = in.i64() / 2;
     for (int i = 0; i < 8; ++i) {
-      bt += in.small_step(10'000);
+      bt = in.sat_add(bt, in.small_step(10'000));
       bridge::bolt_packet pk{true,         in.boolean(), in.boolean(),
                              in.boolean(), in.boolean(), in.u32()};
       netcc::bolt_header h;
