@@ -526,8 +526,10 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
     requires CnpFeedback<E>
     constexpr void on_cnp(flow_state& st, const E& e) const noexcept {
       if constexpr (compact) {
+        const timestamp now = feedback_traits<E>::now(e);
+        if (cnp_packed(st, now.count())) return;
         work s = st.load();
-        handle_cnp(s, feedback_traits<E>::now(e));
+        handle_cnp(s, now);
         st.store(s);
       } else {
         handle_cnp(st, feedback_traits<E>::now(e));
@@ -536,7 +538,8 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
     /// @brief basic_dcqcn::on_timer for the flow of state `st`.
     constexpr void on_timer(flow_state& st, timestamp now) const noexcept {
       if constexpr (compact) {
-        if (st.move_clock(now.count())) return;  // no timer due: the clock alone moves
+        if (st.move_clock(now.count())) return;      // no timer due: the clock alone moves
+        if (timers_packed(st, now.count())) return;  // each timer due once
         work s = st.load();
         advance(s, now);
         st.store(s);
@@ -555,6 +558,16 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
         } else if (static_cast<std::uint64_t>(b.count()) < bc - st.byte_acc) {
           if (st.move_clock(now.count())) {
             st.byte_acc += static_cast<std::uint32_t>(b.count());
+            return;
+          }
+        } else if (static_cast<std::uint64_t>(b.count()) - (bc - st.byte_acc) < bc) {
+          // Exactly one B completed (handle_send's n = 1): one byte-counter increase event on
+          // the stored rates and i_B, the remainder total - B.
+          if (st.move_clock(now.count())) {
+            const std::uint64_t total =
+                std::uint64_t{st.byte_acc} + static_cast<std::uint64_t>(b.count());
+            st.byte_acc = static_cast<std::uint32_t>(total - bc);  // < B <= 2^32 - 1
+            increase_packed(st, false);
             return;
           }
         }
@@ -697,9 +710,111 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
       no_steps_ = ai_mbps_ == num<value_type>(0) && hi_mbps_ == num<value_type>(0);
     }
 
+    // The compact state's common events on its stored fields, without unpacking the rest:
+    // each returns false, with nothing changed, outside its case (the caller then runs the rule
+    // on the unpacked state). Each equals, bit for bit, st.load(), the rule, st.store() (the
+    // CompactEventIsTheQ32RuleOnItsUnpackedState property): the fields a rule leaves alone
+    // round-trip unchanged through load and store (a rate x 2^20 raw rounds back to x, an
+    // alpha 2 a raw to a), so only the fields it reads or writes are converted here.
+
+    // R_C, R_T, alpha, i_T, i_B and the CNP count of the compact state as the rules' working
+    // form (the times and byte remainder, which these rules do not read, left at defaults).
+    [[nodiscard]] static constexpr work rates_of(const flow_state& st) noexcept {
+      using cs = detail::dcqcn_compact_state;
+      work w;
+      w.r_c = value_type::from_raw(static_cast<std::int64_t>(st.r_c) << cs::rate_shift);
+      w.r_t = value_type::from_raw(static_cast<std::int64_t>(st.r_t) << cs::rate_shift);
+      w.alpha = value_type::from_raw(static_cast<std::int64_t>(st.alpha) << 1);
+      w.i_t = static_cast<std::uint32_t>((st.timers >> 48) & 0xFF);
+      w.i_b = static_cast<std::uint32_t>(st.timers >> 56);
+      w.cnps = st.cnp_count();
+      return w;
+    }
+    // The rates and alpha back into the compact state, rounded as store() rounds them.
+    static constexpr void put_rates(flow_state& st, const work& w) noexcept {
+      using cs = detail::dcqcn_compact_state;
+      st.r_c = cs::narrow_rate(w.r_c.raw());
+      st.r_t = cs::narrow_rate(w.r_t.raw());
+      const std::int64_t a = w.alpha.raw() > 0 ? w.alpha.raw() : 0;
+      st.alpha = static_cast<std::uint32_t>((a + 1) >> 1);  // alpha <= 1: at most 2^31
+    }
+
+    // One increase event counted on i_T (`timer`) or i_B (run_increases with n = 1: the
+    // counter, then the rule), the counters stored saturating at 255 as store() does.
+    constexpr void increase_packed(flow_state& st, bool timer) const noexcept {
+      work w = rates_of(st);
+      if (timer) {
+        ++w.i_t;  // at most 256 (the stored count saturates at 255)
+      } else {
+        ++w.i_b;
+      }
+      increase(w);
+      put_rates(st, w);
+      const std::uint64_t it = w.i_t < dcqcn_compact_max_count ? w.i_t : dcqcn_compact_max_count;
+      const std::uint64_t ib = w.i_b < dcqcn_compact_max_count ? w.i_b : dcqcn_compact_max_count;
+      st.timers = (st.timers & ((std::uint64_t{1} << 48) - 1)) | (it << 48) | (ib << 56);
+    }
+
+    // advance() when the timers have started, `t` lies after the latest time and within the
+    // clock's range, and each timer falls due at most once by `t` (the usual timer call).
+    constexpr bool timers_packed(flow_state& st, std::int64_t t) const noexcept {
+      using cs = detail::dcqcn_compact_state;
+      const std::int64_t l = static_cast<std::int64_t>(st.clock << 8) >> 8;
+      if (st.cnp_count() == 0 || t <= l || t > cs::time_max) return false;
+      // Both in [-(2^55 - 1), 2^55 - 1] (started: a CNP stored a time): dt in (0, 2^56).
+      const auto dt = static_cast<std::uint64_t>(t - l);
+      const std::uint64_t off_r = st.timers & cs::offset_mask;
+      const std::uint64_t off_a = (st.timers >> 24) & cs::offset_mask;
+      const auto t_r = static_cast<std::uint64_t>(params_.rate_timer.count());   // <= 2^24 - 1
+      const auto t_a = static_cast<std::uint64_t>(params_.alpha_timer.count());  // <= 2^24 - 1
+      // A timer due at l + off expires once by t when off <= dt < off + T (expiries()'s one
+      // period); its next expiry, l + off + T, lies T - (dt - off) in (0, T] after t.
+      const bool rate_due = dt >= off_r, alpha_due = dt >= off_a;
+      if ((rate_due && dt - off_r >= t_r) || (alpha_due && dt - off_a >= t_a)) return false;
+      const std::uint64_t new_r = rate_due ? t_r - (dt - off_r) : off_r - dt;
+      const std::uint64_t new_a = alpha_due ? t_a - (dt - off_a) : off_a - dt;
+      st.clock = (static_cast<std::uint64_t>(t) & cs::time_mask) | (st.clock & ~cs::time_mask);
+      st.timers = (st.timers & ~((std::uint64_t{1} << 48) - 1)) | new_r | (new_a << 24);
+      if (rate_due) increase_packed(st, true);
+      if (alpha_due) {  // alpha = (1 - g) alpha: advance()'s single period
+        work w = rates_of(st);
+        w.alpha = clamp_num(mul_nonneg(w.alpha, num<value_type>(1) - g_), num<value_type>(0),
+                            num<value_type>(1));
+        const std::int64_t a = w.alpha.raw() > 0 ? w.alpha.raw() : 0;
+        st.alpha = static_cast<std::uint32_t>((a + 1) >> 1);
+      }
+      return true;
+    }
+
+    // handle_cnp when the timers have started and no timer falls due by the CNP's time (the
+    // clock moves on the stored fields, move_clock's rule), then the cut on the stored rates.
+    constexpr bool cnp_packed(flow_state& st, std::int64_t t) const noexcept {
+      using cs = detail::dcqcn_compact_state;
+      if (st.cnp_count() == 0 || !st.move_clock(t)) return false;
+      // now = max(t, the latest time): the clock as move_clock left it, within its range.
+      const std::int64_t now = static_cast<std::int64_t>(st.clock << 8) >> 8;
+      work w = rates_of(st);
+      cut(w, timestamp{now});
+      put_rates(st, w);
+      // cut(): i_T = i_B = 0, the byte remainder 0, both timers restarted T after now (T <=
+      // 2^24 - 1 in the compact ranges), one more CNP (the stored count saturates at 255).
+      const std::uint64_t c = st.cnp_count();
+      const std::uint64_t cnps = c < 255 ? c + 1 : 255;
+      st.clock = (st.clock & cs::time_mask) | (cnps << 56);
+      st.byte_acc = 0;
+      st.timers = static_cast<std::uint64_t>(params_.rate_timer.count()) |
+                  (static_cast<std::uint64_t>(params_.alpha_timer.count()) << 24);
+      return true;
+    }
+
     constexpr void handle_cnp(work& s, timestamp now) const noexcept {
       if (now < s.last) now = s.last;
       advance(s, now);
+      cut(s, now);
+    }
+
+    // The CNP's rule once the timers have run to `now` (DCQCN §3.1 Eq. 1; seed §V).
+    constexpr void cut(work& s, timestamp now) const noexcept {
       const value_type one = num<value_type>(1);
       // Eq. 1: R_T = R_C (with after_timer_increase: only after a timer increase, or the
       // first).
