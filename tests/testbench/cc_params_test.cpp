@@ -106,6 +106,58 @@ TEST(CcParams, TimelyPowertcpHpccSwiftAndBoltKeysReachTheirControllers) {
   EXPECT_EQ(bolt_switch.bolt_cfg.cc_thresh, netcc::bytes{3000});
 }
 
+TEST(CcParams, DctcpVegasAndFasttuneKeysReachTheirControllers) {
+  const auto s = with({{"dctcp_g", "0.125"},
+                       {"dctcp_alpha_init", "0"},
+                       {"vegas_alpha", "1"},
+                       {"vegas_beta", "3"},
+                       {"vegas_gamma", "2"},
+                       {"fasttune_eta", "0.9"},
+                       {"fasttune_w_ai_bytes", "800"}});
+  const auto d = params_of<netcc::dctcp>(s, "dctcp");
+  EXPECT_EQ(d.g, 0.125);
+  EXPECT_EQ(d.alpha_init, 0.0);
+  const auto v = params_of<netcc::vegas>(s, "vegas");
+  EXPECT_EQ(v.alpha, 1.0);
+  EXPECT_EQ(v.beta, 3.0);
+  EXPECT_EQ(v.gamma, 2.0);
+  EXPECT_TRUE(v.cwnd_limited_growth);  // the factory's own value stays
+  const auto f = params_of<netcc::fasttune>(s, "fasttune");
+  EXPECT_EQ(f.eta, 0.9);
+  EXPECT_EQ(f.w_ai, netcc::bytes{800});
+}
+
+TEST(CcParams, DctcpByteCountingChoosesTheGrowthRule) {
+  // Unset and 0: MSS x acked / cwnd per ACK (netcc::dctcp); 1: byte counting, with the other
+  // keys still applied.
+  EXPECT_EQ(params_of<netcc::dctcp>(tb::scenario{}, "dctcp").g, netcc::dctcp_params{}.g);
+  EXPECT_EQ(params_of<netcc::dctcp>(with({{"dctcp_byte_counting", "0"}}), "dctcp").g,
+            netcc::dctcp_params{}.g);
+  const auto counting = params_of<netcc::dctcp_counting>(
+      with({{"dctcp_byte_counting", "1"}, {"dctcp_g", "0.25"}}), "dctcp");
+  EXPECT_EQ(counting.g, 0.25);
+  const auto dctcp = *tb::find_controller("dctcp");
+  const std::string two = tb::check_controller(with({{"dctcp_byte_counting", "2"}}), dctcp);
+  EXPECT_EQ(two,
+            "dctcp_byte_counting = 2: must be 0 (MSS x acked / cwnd per ACK) or 1 (byte "
+            "counting)");
+  const std::string half = tb::check_controller(with({{"dctcp_byte_counting", "0.5"}}), dctcp);
+  EXPECT_EQ(half.rfind("dctcp_byte_counting = 0.5: must be a whole number", 0), 0u) << half;
+  // The rule of either controller type is the controller's own validate().
+  for (const char* rule : {"0", "1"}) {
+    const std::string g =
+        tb::check_controller(with({{"dctcp_byte_counting", rule}, {"dctcp_g", "0"}}), dctcp);
+    EXPECT_EQ(g.rfind("dctcp_g = 0: ", 0), 0u) << g;
+    EXPECT_NE(g.find("dctcp.g = 0: must be in (0, 1]"), std::string::npos) << g;
+  }
+  const std::string beta =
+      tb::check_controller(with({{"vegas_beta", "-1"}}), *tb::find_controller("vegas"));
+  EXPECT_EQ(beta.rfind("vegas_beta = -1: ", 0), 0u) << beta;
+  const std::string eta =
+      tb::check_controller(with({{"fasttune_eta", "0"}}), *tb::find_controller("fasttune"));
+  EXPECT_EQ(eta.rfind("fasttune_eta = 0: ", 0), 0u) << eta;
+}
+
 TEST(CcParams, RefusedValuesNameTheKeyTheValueAndTheRule) {
   const auto dcqcn = *tb::find_controller("dcqcn");
   EXPECT_EQ(tb::check_controller(tb::scenario{}, dcqcn), "");

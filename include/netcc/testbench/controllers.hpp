@@ -150,6 +150,38 @@ inline void apply_scenario_params(const cc_context& c, swift_params& p) {
   cc_param::apply(s.swift_beta, p.beta);
   cc_param::apply(s.swift_max_mdf, p.max_mdf);
 }
+/// @brief DCTCP's parameters with the dctcp_* keys (SIGCOMM'10 §3.1 Eq. 1: g; RFC 8257 §3.3:
+/// the initial alpha). dctcp_byte_counting chooses the controller type (controllers()).
+inline void apply_scenario_params(const cc_context& c, dctcp_params& p) {
+  if (!c.params) return;
+  cc_param::apply(c.params->dctcp_g, p.g);
+  cc_param::apply(c.params->dctcp_alpha_init, p.alpha_init);
+}
+/// @brief Vegas's parameters with the vegas_* keys (Brakmo-Peterson §III-B and §III-C: alpha,
+/// beta, gamma, in packets).
+inline void apply_scenario_params(const cc_context& c, vegas_params& p) {
+  if (!c.params) return;
+  cc_param::apply(c.params->vegas_alpha, p.alpha);
+  cc_param::apply(c.params->vegas_beta, p.beta);
+  cc_param::apply(c.params->vegas_gamma, p.gamma);
+}
+/// @brief FastTune's parameters with the fasttune_* keys (ISPA'21 §III-C and §V-A: eta, W_AI).
+inline void apply_scenario_params(const cc_context& c, fasttune_params& p) {
+  if (!c.params) return;
+  cc_param::apply(c.params->fasttune_eta, p.eta);
+  cc_param::apply_bytes(c.params->fasttune_w_ai_bytes, p.w_ai);
+}
+/// @brief Whether dctcp_byte_counting asks for byte counting (netcc::dctcp_counting): 0 or 1,
+/// anything else refused naming the key.
+[[nodiscard]] inline bool dctcp_byte_counting(const cc_context& c) {
+  if (!c.params || !cc_param::given(c.params->dctcp_byte_counting)) return false;
+  int on = 0;
+  cc_param::apply(c.params->dctcp_byte_counting, on, "dctcp_byte_counting");
+  if (on != 0 && on != 1)
+    throw std::invalid_argument("dctcp_byte_counting = " + std::to_string(on) +
+                                ": must be 0 (MSS x acked / cwnd per ACK) or 1 (byte counting)");
+  return on == 1;
+}
 /// @brief Bolt switches' CC_THRESH from bolt_cc_thresh_bytes (NSDI'23 Algorithm 1 line 4): a
 /// whole number of bytes of at least one.
 inline void apply_scenario_params(const cc_context& c, bolt_params& p) {
@@ -221,8 +253,9 @@ template <class C>
   v.push_back({"vegas", "TCP Vegas, RTT only (Brakmo-Peterson 1995; seed 003 Alg. 3)",
                [](switch_config& sw, const cc_context&) { sw.int_push = false; },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return checked_model<vegas>(
-                     "vegas", vegas_params{.mss = c.mtu - bytes{40}, .cwnd_limited_growth = true});
+                 return scenario_model<vegas>(
+                     "vegas", c,
+                     vegas_params{.mss = c.mtu - bytes{40}, .cwnd_limited_growth = true});
                }});
   v.push_back({"hpcc", "HPCC with INT (SIGCOMM'19 Algorithm 1)", nullptr,
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
@@ -268,14 +301,16 @@ template <class C>
                  sw.fasttune = true;
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return checked_model<fasttune>(
-                     "fasttune", fasttune_params{.host_rate = c.host_rate,
-                                                 .base_rtt = c.base_rtt,
-                                                 .expected_flows = c.expected_flows});
+                 return scenario_model<fasttune>(
+                     "fasttune", c,
+                     fasttune_params{.host_rate = c.host_rate,
+                                     .base_rtt = c.base_rtt,
+                                     .expected_flows = c.expected_flows});
                }});
   // DCTCP: a single ECN threshold K at the switches (K_min = K_max), at the paper's guideline
   // K > C * RTT / 7 (DCTCP SIGCOMM'10 §3.3, Eq. 13) for the bottleneck C and the path's base RTT:
-  // C * RTT / 7 plus one full packet. INT is not needed.
+  // C * RTT / 7 plus one full packet. INT is not needed. The window grows by MSS x acked / cwnd
+  // per ACK, or with dctcp_byte_counting = 1 by RFC 5681's byte counting (netcc::dctcp_counting).
   v.push_back({"dctcp", "DCTCP over a step ECN threshold K (SIGCOMM'10; RFC 8257)",
                [](switch_config& sw, const cc_context& c) {
                  sw.int_push = false;
@@ -283,7 +318,9 @@ template <class C>
                  sw.ecn_kmin = sw.ecn_kmax = (c.bottleneck_rate * c.base_rtt) / 7 + c.mtu;
                },
                [](const cc_context& c) -> std::unique_ptr<sender_cc> {
-                 return checked_model<dctcp>("dctcp", dctcp_params{.mss = c.mtu - bytes{40}});
+                 const dctcp_params p{.mss = c.mtu - bytes{40}};
+                 if (dctcp_byte_counting(c)) return scenario_model<dctcp_counting>("dctcp", c, p);
+                 return scenario_model<dctcp>("dctcp", c, p);
                }});
   // DCQCN: RED/ECN at the switches with the seed's Table II (K_min 5 kB, K_max 200 kB,
   // P_max 1 %), marked at dequeue as RoCE switches do, CNPs from the receiver's notification point (network_config::cnp_interval,

@@ -302,6 +302,24 @@ struct scenario {
   double swift_beta = unset;
   /// @brief Swift max_mdf: largest multiplicative decrease (0.5).
   double swift_max_mdf = unset;
+  /// @brief DCTCP g: the gain of alpha's estimate (SIGCOMM'10 §3.1 Eq. 1; RFC 8257 §4.2, 1/16).
+  double dctcp_g = unset;
+  /// @brief DCTCP's initial alpha (RFC 8257 §3.3, 1).
+  double dctcp_alpha_init = unset;
+  /// @brief DCTCP's congestion-avoidance rule: 0 grows MSS x acked / cwnd per ACK (RFC 5681
+  /// Eq. 3, netcc::dctcp), 1 counts acked bytes to a window's worth (RFC 5681 §3.1's byte
+  /// counting, as Linux and ns-3's TcpDctcp do; netcc::dctcp_counting).
+  double dctcp_byte_counting = unset;
+  /// @brief Vegas alpha: below it (packets queued) the window grows (Brakmo-Peterson §III-B, 2).
+  double vegas_alpha = unset;
+  /// @brief Vegas beta: above it (packets queued) the window shrinks (4).
+  double vegas_beta = unset;
+  /// @brief Vegas gamma: packets queued that end slow start (§III-C, 1).
+  double vegas_gamma = unset;
+  /// @brief FastTune eta: target utilisation (ISPA'21 §V-A, 0.95).
+  double fasttune_eta = unset;
+  /// @brief FastTune W_AI, bytes (0: BDP x (1 - eta) / N, §III-C.2).
+  double fasttune_w_ai_bytes = unset;
   /// @brief Bolt switches' CC_THRESH, bytes (NSDI'23 Algorithm 1; one MTU).
   double bolt_cc_thresh_bytes = unset;
   /// @brief Where the named CDFs live (not a key: set by the runner; data/cdf of the source
@@ -554,6 +572,17 @@ struct key_info {
       {"swift_beta", "", -1e18, 1e18, "Swift beta, multiplicative decrease (0.8)", &sc::swift_beta},
       {"swift_max_mdf", "", -1e18, 1e18, "Swift max_mdf, largest decrease (0.5)",
        &sc::swift_max_mdf},
+      {"dctcp_g", "", -1e18, 1e18, "DCTCP g, alpha's gain (1/16)", &sc::dctcp_g},
+      {"dctcp_alpha_init", "", -1e18, 1e18, "DCTCP initial alpha (1)", &sc::dctcp_alpha_init},
+      {"dctcp_byte_counting", "", -1e18, 1e18,
+       "DCTCP growth: 0 MSS x acked / cwnd, 1 byte counting (0)", &sc::dctcp_byte_counting},
+      {"vegas_alpha", "", -1e18, 1e18, "Vegas alpha, packets queued (2)", &sc::vegas_alpha},
+      {"vegas_beta", "", -1e18, 1e18, "Vegas beta, packets queued (4)", &sc::vegas_beta},
+      {"vegas_gamma", "", -1e18, 1e18, "Vegas gamma, slow-start exit (1)", &sc::vegas_gamma},
+      {"fasttune_eta", "", -1e18, 1e18, "FastTune eta, target utilisation (0.95)",
+       &sc::fasttune_eta},
+      {"fasttune_w_ai_bytes", "B", -1e18, 1e18, "FastTune W_AI (0: from HostBw, T and N)",
+       &sc::fasttune_w_ai_bytes},
       {"bolt_cc_thresh_bytes", "B", -1e18, 1e18, "Bolt switches' CC_THRESH (one MTU)",
        &sc::bolt_cc_thresh_bytes}};
   return table;
