@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -289,6 +290,53 @@ RC_GTEST_PROP(TimelyCompactProp, CompactWithinItsRateBoundOfQ32, ()) {
     RC_ASSERT(a.prev_rtt() == b.prev_rtt());
     RC_ASSERT(std::abs(a.rate_mbps().to_double() - b.rate_mbps().to_double()) <=
               rate_bound_mbps(a.configuration(), completions));
+  }
+}
+
+RC_GTEST_PROP(TimelyCompactProp, CompactEventIsTheQ32RuleOnItsUnpackedState, ()) {
+  // Any trace, the ranges ignored: every event leaves the packed state that the q32 rule run on
+  // the unpacked state (at the event's time) and packed again leaves, bit for bit.
+  const auto p = gen_params();
+  const compact::config cfg{p};
+  const auto& q = cfg.wide_configuration();
+  compact::flow_state st = cfg.initial_state();
+  for (const auto& o : gen_ops(true)) {
+    const netcc::timestamp t{o.t};
+    const netcc::duration rtt{o.rtt};
+    auto w = cfg.unpacked(st, t);
+    switch (o.kind) {
+      case 0:
+        cfg.on_rtt(st, netcc::rtt_event{.now = t, .rtt = rtt});
+        q.on_rtt(w, netcc::rtt_event{.now = t, .rtt = rtt});
+        break;
+      case 1:
+        cfg.on_rtt(st, netcc::rtt_event{.now = t, .rtt = rtt}, netcc::bit_rate{o.amount});
+        q.on_rtt(w, netcc::rtt_event{.now = t, .rtt = rtt}, netcc::bit_rate{o.amount});
+        break;
+      case 2:
+        cfg.on_ack(st, netcc::ack_event{.now = t, .acked = netcc::bytes{o.amount}, .rtt = rtt});
+        q.on_ack(w, netcc::ack_event{.now = t, .acked = netcc::bytes{o.amount}, .rtt = rtt});
+        break;
+      default:
+        cfg.on_send(st, netcc::bytes{o.amount}, t);
+        q.on_send(w, netcc::bytes{o.amount}, t);
+    }
+    // An event that is no completion (an RTT of zero or below, an ACK of no bytes or whose RTT
+    // is no longer than the serialisation) changes nothing: the state as it was.
+    const auto& in = cfg.params();
+    const bool no_ack_rtt = in.ack_rtt == netcc::timely_ack_rtt::completion_time &&
+                            netcc::timely_rtt(rtt, std::min(netcc::bytes{o.amount}, in.segment),
+                                              in.line_rate) <= netcc::duration::zero();
+    const bool ignored =
+        o.kind != 3 && (o.rtt <= 0 || (o.kind == 2 && (o.amount <= 0 || no_ack_rtt)));
+    const compact::flow_state ref = ignored ? st : cfg.packed(w);
+    RC_ASSERT(st.diff_hai == ref.diff_hai);
+    RC_ASSERT(st.rate == ref.rate);
+    RC_ASSERT(st.prev_rtt == ref.prev_rtt);
+    RC_ASSERT(st.last == ref.last);
+    RC_ASSERT(st.meter_start == ref.meter_start);
+    RC_ASSERT(st.meter_bytes == ref.meter_bytes);
+    RC_ASSERT(st.bits == ref.bits);
   }
 }
 

@@ -910,7 +910,9 @@ static_assert(sizeof(basic_timely<arith::q32>) <= 64 + 336,
 
 /// @brief TIMELY in q32 with a 32-byte per-flow state: basic_timely<arith::q32>'s Algorithm 1 and
 /// §5 rules (the same config, branches and arithmetic) over a packed flow_state, for arrays of
-/// many flows. Each event unpacks the state, runs the q32 rule and packs it.
+/// many flows. Each event leaves the state that unpacking it, running the q32 rule and packing it
+/// would leave, bit for bit; a completion converts only the fields Algorithm 1 reads or writes
+/// (the meter's window stays packed unless the §5 test reads it).
 ///
 /// Layout and the range of every narrowed field:
 /// - rtt_diff: q32 microseconds as they are, in 56 bits (|rtt_diff| < 2^23 us). Every RTT
@@ -1043,9 +1045,7 @@ class timely_compact {
       const duration rtt = ft::rtt(e);
       if (rtt <= duration::zero()) return;
       const timestamp now = ft::now(e);
-      wide_state w = unpack(st, now);
-      q_.update(w, now, rtt, q_.meter_allows(w, now));
-      st = pack(w);
+      complete(st, now, rtt, [&](const wide_state& w) { return q_.meter_allows(w, now); });
     }
     /// @brief As on_rtt(st, e), with the stack's sending rate (§5).
     template <class E>
@@ -1055,9 +1055,7 @@ class timely_compact {
       const duration rtt = ft::rtt(e);
       if (rtt <= duration::zero()) return;
       const timestamp now = ft::now(e);
-      wide_state w = unpack(st, now);
-      q_.update(w, now, rtt, q_.rate_allows(w, send_rate));
-      st = pack(w);
+      complete(st, now, rtt, [&](const wide_state& w) { return q_.rate_allows(w, send_rate); });
     }
     /// @brief An ACK completing a segment (basic_timely::config::on_ack).
     template <class E>
@@ -1067,9 +1065,7 @@ class timely_compact {
       const duration rtt = q_.ack_rtt(ft::rtt(e), ft::acked_bytes(e));
       if (rtt <= duration::zero()) return;
       const timestamp now = ft::now(e);
-      wide_state w = unpack(st, now);
-      q_.update(w, now, rtt, q_.meter_allows(w, now));
-      st = pack(w);
+      complete(st, now, rtt, [&](const wide_state& w) { return q_.meter_allows(w, now); });
     }
     /// @brief As on_ack(st, e), with the stack's sending rate (§5).
     template <class E>
@@ -1079,9 +1075,7 @@ class timely_compact {
       const duration rtt = q_.ack_rtt(ft::rtt(e), ft::acked_bytes(e));
       if (rtt <= duration::zero()) return;
       const timestamp now = ft::now(e);
-      wide_state w = unpack(st, now);
-      q_.update(w, now, rtt, q_.rate_allows(w, send_rate));
-      st = pack(w);
+      complete(st, now, rtt, [&](const wide_state& w) { return q_.rate_allows(w, send_rate); });
     }
     /// @brief `b` bytes sent at `now`: the §5 meter (basic_timely::config::on_send).
     constexpr void on_send(flow_state& st, bytes b, timestamp now) const noexcept {
@@ -1148,6 +1142,17 @@ class timely_compact {
     [[nodiscard]] constexpr int sent_shift() const noexcept { return sent_shift_; }
     /// @brief The q32 configuration the rules run on.
     [[nodiscard]] constexpr const wide_config& wide_configuration() const noexcept { return q_; }
+    /// @brief The q32 state `st` stands for at `now` (its 32-bit clocks read back at now): the
+    /// state each event's q32 rule runs on. Every event leaves packed(e applied by
+    /// wide_configuration() to unpacked(st, now)), bit for bit (the form's definition).
+    [[nodiscard]] constexpr wide_state unpacked(const flow_state& st,
+                                                timestamp now) const noexcept {
+      return unpack(st, now);
+    }
+    /// @brief A q32 state packed, its fields narrowed as the class comment states.
+    [[nodiscard]] constexpr flow_state packed(const wide_state& w) const noexcept {
+      return pack(w);
+    }
 
    private:
     static constexpr std::uint64_t diff_mask = (std::uint64_t{1} << 56) - 1;
@@ -1200,6 +1205,82 @@ class timely_compact {
       return timestamp{t};
     }
 
+    // A completion (basic_timely's update) on the packed state, bit for bit unpack, update and
+    // pack (the CompactEventIsTheQ32RuleOnItsUnpackedState property) without their full cost:
+    // update() neither reads nor writes the meter's window opening and bytes, so those stay
+    // packed (unpacked only when the §5 test reads them, meter on). Both round-trip through
+    // unpack and pack unchanged while |now| < 2^62 (a clock read back as now - d, |d| < 2^32,
+    // keeps its low 32 bits unless now - d saturates); nearer the ends of the clock the full
+    // unpack and pack run. flatten: Algorithm 1 is inlined here, so the working state stays in
+    // registers.
+    template <class Allows>
+    [[gnu::flatten]] constexpr void complete(flow_state& st, timestamp now, duration rtt,
+                                             const Allows& allows) const noexcept {
+      constexpr std::int64_t near_end = std::int64_t{1} << 62;
+      if (now.count() >= near_end || now.count() <= -near_end) {
+        wide_state w = unpack(st, now);
+        q_.update(w, now, rtt, allows(w));
+        st = pack(w);
+        return;
+      }
+      wide_state w{};
+      w.rate = value_type::from_raw(
+          static_cast<std::int64_t>(static_cast<std::uint64_t>(st.rate) << rate_shift_));
+      w.rtt_diff = value_type::from_raw(static_cast<std::int64_t>(st.diff_hai << 8) >> 8);
+      w.neg = static_cast<std::uint32_t>(st.diff_hai >> 56);
+      w.prev_rtt = duration{st.prev_rtt};
+      w.action = static_cast<timely_action>(st.bits >> 29);
+      std::uint8_t f = 0;
+      if (st.prev_rtt != 0) f |= wide_config::have_prev;
+      if (w.action != timely_action::none) {
+        f |= wide_config::have_last;
+        w.last = clock(st.last, now);
+      }
+      if ((st.bits & meter_bit) != 0) {  // the §5 meter test reads the meter's fields
+        f |= wide_config::meter_on;
+        w.meter_start = clock(st.meter_start, now);
+        w.meter_bytes = st.meter_bytes;
+        if (const std::uint32_t s = st.bits & sent_mask; s != 0) {
+          f |= wide_config::sent_known;
+          w.sent = value_type::from_raw(
+              static_cast<std::int64_t>(static_cast<std::uint64_t>(s - 1) << sent_shift_));
+        }
+      }
+      w.flags = f;
+      q_.update(w, now, rtt, allows(w));
+      // pack()'s rules for the fields update() writes: rtt_diff and the HAI count, the rate,
+      // prev_rtt (now a sample), the previous completion, the action and the held flag.
+      std::int64_t d = w.rtt_diff.raw();
+      d = d > diff_max ? diff_max : (d < -diff_max ? -diff_max : d);
+      const std::uint32_t neg = w.neg < max_hai_threshold ? w.neg : max_hai_threshold;
+      st.diff_hai = (static_cast<std::uint64_t>(d) & diff_mask) | (std::uint64_t{neg} << 56);
+      st.rate = narrow_rate(w.rate);
+      const std::int64_t p = rtt.count();  // w.prev_rtt, > 0
+      st.prev_rtt = p >= max_rtt ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(p);
+      st.last = static_cast<std::uint32_t>(static_cast<std::uint64_t>(w.last.count()));
+      // The meter's rate through view()'s and pack()'s rules (a count whose raw value passes
+      // 2^63 reads back as 0, so it is not always kept as it was).
+      std::uint32_t sent = st.bits & sent_mask;
+      if (sent != 0) {
+        const auto raw =
+            static_cast<std::int64_t>(static_cast<std::uint64_t>(sent - 1) << sent_shift_);
+        const std::uint64_t units = static_cast<std::uint64_t>(raw > 0 ? raw : 0) >> sent_shift_;
+        sent = static_cast<std::uint32_t>(units < sent_mask - 1 ? units : sent_mask - 1) + 1;
+      }
+      st.bits = (static_cast<std::uint32_t>(w.action) << 29) | sent | (st.bits & meter_bit) |
+                ((w.flags & wide_config::held) != 0 ? held_bit : 0u);
+    }
+
+    // The rate to its 32-bit count of 2^rate_shift() raw units: rounded to nearest, within
+    // [rate_lo_, rate_hi_].
+    [[nodiscard]] constexpr std::uint32_t narrow_rate(value_type rate) const noexcept {
+      const auto r = static_cast<std::uint64_t>(rate.raw() > 0 ? rate.raw() : 0);
+      const std::uint64_t half = rate_shift_ > 0 ? std::uint64_t{1} << (rate_shift_ - 1) : 0;
+      const std::uint64_t units = (r + half) >> rate_shift_;
+      return units < rate_lo_ ? rate_lo_
+                              : (units > rate_hi_ ? rate_hi_ : static_cast<std::uint32_t>(units));
+    }
+
     [[nodiscard]] constexpr wide_state unpack(const flow_state& st, timestamp now) const noexcept {
       wide_state w = view(st);
       w.last = clock(st.last, now);
@@ -1213,12 +1294,7 @@ class timely_compact {
       d = d > diff_max ? diff_max : (d < -diff_max ? -diff_max : d);
       const std::uint32_t neg = w.neg < max_hai_threshold ? w.neg : max_hai_threshold;
       st.diff_hai = (static_cast<std::uint64_t>(d) & diff_mask) | (std::uint64_t{neg} << 56);
-      const auto r = static_cast<std::uint64_t>(w.rate.raw() > 0 ? w.rate.raw() : 0);
-      const std::uint64_t half = rate_shift_ > 0 ? std::uint64_t{1} << (rate_shift_ - 1) : 0;
-      const std::uint64_t units = (r + half) >> rate_shift_;
-      st.rate = units < rate_lo_
-                    ? rate_lo_
-                    : (units > rate_hi_ ? rate_hi_ : static_cast<std::uint32_t>(units));
+      st.rate = narrow_rate(w.rate);
       if ((w.flags & wide_config::have_prev) != 0) {
         const std::int64_t p = w.prev_rtt.count();
         st.prev_rtt = p <= 0 ? 1u : (p >= max_rtt ? 0xFFFF'FFFFu : static_cast<std::uint32_t>(p));
