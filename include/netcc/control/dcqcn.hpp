@@ -463,7 +463,9 @@ template <class T>
 /// once, as members of config taking the state (`cfg.on_cnp(st, e)`), and the controller
 /// forwards to it. With `Storage` = netcc::dcqcn_state_full (the default) the state keeps the
 /// policy's numbers and 64-bit times (64 B); with netcc::dcqcn_state_compact (q32 only,
-/// netcc::dcqcn_compact) 32 B, unpacked in registers for each event.
+/// netcc::dcqcn_compact) 32 B: an event leaves what unpacking it, running the q32 rule and
+/// packing it would leave, bit for bit; the usual CNP, timer and byte-counter events convert only
+/// the fields their rule reads or writes.
 /// @tparam Policy netcc::arith::ieee_double or a fixed-point policy such as netcc::arith::q32
 /// @tparam Storage netcc::dcqcn_state_full or (with q32) netcc::dcqcn_state_compact
 /// @code
