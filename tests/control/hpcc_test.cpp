@@ -443,3 +443,56 @@ RC_GTEST_PROP(IntUtilisation, SampleIsTheLargestHopUtilisation, (bool use_q32)) 
     run(netcc::int_utilisation<double>{}, netcc::int_utilisation_max<double>());
   }
 }
+
+// The estimator's one pass chooses the hop detail::int_util_scale's keys choose (key and above:
+// the exact cross-multiplied order, ties and hops at the 2^30 clamp keep the earlier hop), with
+// the same u' bit for bit, on ACKs of 1 to 8 hops mixing realistic and full-range inputs (the
+// fast path keeps n and e in 64 bits; wider hops take the keys themselves), equal u' on
+// different intervals, and hops at the clamp.
+RC_GTEST_PROP(IntUtilisation, SampleChoosesTheHopTheKeysChoose, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  using stack = netcc::int_stack<8>;
+  const std::size_t n = *rc::gen::inRange<std::size_t>(1, 9);
+  const netcc::duration t{1 + *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 36)};
+  const netcc::detail::int_util_scale s{t};
+  const q umax = netcc::int_utilisation_max<q>();
+  netcc::basic_ack_event<stack> a0, a1;
+  bool valid = false;
+  netcc::detail::int_util_key best{};
+  q best_u{};
+  netcc::duration tau{};
+  util_inputs prev{};
+  for (std::size_t i = 0; i < n; ++i) {
+    auto x = gen_util_inputs();
+    const int shape = *rc::gen::inRange(0, 6);
+    if (shape == 0 && i > 0 && prev.qmin == 0 && prev.dtx <= (std::int64_t{1} << 40) &&
+        prev.dt.count() <= (std::int64_t{1} << 40)) {
+      x = {2 * prev.dtx, netcc::duration{2 * prev.dt.count()}, 0, prev.b};  // the same u'
+    } else if (shape == 1) {
+      x.b = netcc::bit_rate{1};  // at the clamp unless idle
+    } else if (shape == 2) {
+      x.qmin = 0;
+    }
+    prev = x;
+    const std::uint64_t ts0 = 1000 + i, tx0 = 5000 + i;
+    a0.hops.push({.ts = ts0, .qlen = netcc::bytes{x.qmin}, .tx_bytes = tx0, .link_rate = x.b});
+    a1.hops.push({.ts = ts0 + static_cast<std::uint64_t>(x.dt.count()),
+                  .qlen = netcc::bytes{x.qmin},
+                  .tx_bytes = tx0 + static_cast<std::uint64_t>(x.dtx),
+                  .link_rate = x.b});
+    const auto k = s.key(x.dtx, x.dt, x.qmin, x.b);
+    if (!valid || s.above<q>(k, best, best_u, t, umax)) {
+      valid = true;
+      best = k;
+      best_u = s.utilisation<q>(k, t, umax);
+      tau = x.dt;
+    }
+  }
+  netcc::int_utilisation<q, stack> est;
+  est.sample(a0, t);
+  const auto r = est.sample(a1, t);
+  RC_ASSERT(r.valid);
+  RC_ASSERT(r.tau == tau);
+  RC_ASSERT(r.u == best_u);
+  RC_ASSERT(est.value() == best_u);
+}

@@ -354,7 +354,8 @@ constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
   }
   const T umax = int_utilisation_max<T>();
   utilisation_sample<T> best;
-  [[maybe_unused]] int_util_key key{};  // fixed point: the chosen hop's inputs
+  [[maybe_unused]] int_util_key key{};         // fixed point: the chosen hop's inputs
+  [[maybe_unused]] std::uint8_t best_sat = 0;  // its clamp test: 0 not yet run, 1 below, 2 at
   [[maybe_unused]] const int_util_scale scale{t};
   [[maybe_unused]] int_util_key_double dkey{0, 0, 0, false, 0, 0, {}};
   if constexpr (std::is_same_v<T, double>) dkey.sat_scale = umax * static_cast<double>(t.count());
@@ -400,12 +401,41 @@ constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
         dkey = {kn, ke, dkey.sat_scale, ks, qmin, dtx, h.link_rate};
       }
     } else {
-      const int_util_key k = scale.key(dtx < 0 ? 0 : dtx, dt, qmin, h.link_rate);
-      if (!best.valid || scale.above(k, key, best.u, t, umax)) {  // lines 7-8
-        best.valid = true;
-        best.tau = dt;
-        key = k;
-        if (!k.exact) best.u = scale.template utilisation<T>(k, t, umax);
+      // The key's n and e in 64 bits (the common case: scale.key's exact keys, without its
+      // 128-bit products and struct), compared against an exact best by one cross-product;
+      // the best's clamp test runs only when a later hop is larger (clamp(u_k) > clamp(u_b)
+      // iff u_k > u_b and u_b < umax, as scale.above decides it).
+      const auto udt = static_cast<std::uint64_t>(dt.count());
+      const auto udtx = static_cast<std::uint64_t>(dtx < 0 ? 0 : dtx);
+      std::uint64_t qn = 0, tn = 0, kn = 0, ke = 0;
+      const bool exact =
+          scale.t_sat != 0 && !__builtin_mul_overflow(std::uint64_t{qmin}, udt, &qn) &&
+          !__builtin_mul_overflow(udtx, scale.t, &tn) && !__builtin_add_overflow(qn, tn, &kn) &&
+          !__builtin_mul_overflow(static_cast<std::uint64_t>(h.link_rate.bps()), udt, &ke);
+      if (exact && (!best.valid || key.exact)) {
+        bool take = !best.valid;
+        if (!take && u128{kn} * key.e > u128{key.n} * ke) {  // u'_k > u'_best, unclamped
+          if (best_sat == 0)
+            best_sat = u128{key.n} * 8'000'000'000U >= u128{key.e} * scale.t_sat ? 2 : 1;
+          take = best_sat == 1;  // lines 7-8: a best at the clamp is not exceeded
+        }
+        if (take) {
+          best.valid = true;
+          best.tau = dt;
+          key.n = kn;
+          key.e = ke;
+          key.exact = true;
+          best_sat = 0;
+        }
+      } else {
+        const int_util_key k = scale.key(static_cast<std::int64_t>(udtx), dt, qmin, h.link_rate);
+        if (!best.valid || scale.above(k, key, best.u, t, umax)) {  // lines 7-8
+          best.valid = true;
+          best.tau = dt;
+          key = k;
+          best_sat = k.exact ? (k.sat ? 2 : 1) : 0;
+          if (!k.exact) best.u = scale.template utilisation<T>(k, t, umax);
+        }
       }
     }
   }
@@ -496,105 +526,12 @@ class int_utilisation {
   [[nodiscard]] constexpr std::size_t hops() const noexcept { return count_; }
 
  private:
-  // One pass over the hops (see sample()). Fixed point: the most congested hop is chosen by
-  // comparing u' exactly through cross-multiplication, u'_i = n_i * 8e9 / (e_i * T) with
-  // n_i = qmin_i * dt_i + dtx_i * T and e_i = B_i * dt_i (T and 8e9 are common to every hop),
-  // so only the chosen hop's u' is divided out (detail::hop_utilisation, exact as before).
-  // A hop whose n_i or e_i exceeds 64 bits (never on a real path) is compared by its value
-  // instead. Double: u' per hop in floating point, as before.
+  // MeasureInflight in one pass over the hops (detail::int_util_sample, which the compact
+  // controllers run on their wire-width records too).
   template <class E>
   constexpr utilisation_sample<T> sample_impl(const E& e, duration t,
                                               const detail::invariant_divisor* t_div) noexcept {
-    using ft = feedback_traits<E>;
-    const std::size_t n = ft::hop_count(e);
-    if (n > max_hops) {  // cannot hold this path: forget it, no sample
-      count_ = 0;
-      return {};
-    }
-    std::size_t keep = count_;  // records still describing the same hops as this ACK's
-    if constexpr (Path == int_path::whole) {
-      if (keep != n) keep = 0;
-    } else {
-      if (keep > n) keep = n;
-    }
-    const T umax = int_utilisation_max<T>();
-    utilisation_sample<T> best;
-    [[maybe_unused]] detail::int_util_key key{};  // fixed point: the chosen hop's inputs
-    [[maybe_unused]] const detail::int_util_scale scale{t};
-    [[maybe_unused]] detail::int_util_key_double dkey{0, 0, 0, false, 0, 0, {}};
-    if constexpr (std::is_same_v<T, double>) dkey.sat_scale = umax * static_cast<double>(t.count());
-    for (std::size_t i = 0; i < n; ++i) {
-      const int_hop& h = ft::hop(e, i);
-      record& r = rec_[i];
-      const std::uint32_t rate = detail::powertcp_rate32(h.link_rate);
-      const std::uint32_t q = detail::powertcp_qlen32(h.qlen);
-      if (i < keep && r.rate != rate) {  // a link rate changed: a path change from hop i on
-        if constexpr (Path == int_path::whole) {
-          for (std::size_t j = 0; j < n; ++j) rec_[j].store(ft::hop(e, j));  // forget the path
-          count_ = static_cast<std::uint8_t>(n);
-          return {};
-        } else {
-          keep = i;  // the hops before i are the same; from i on, a new path
-        }
-      }
-      if (i >= keep) {  // first sight of this hop (or of this path): store, no sample
-        r.store_raw(h, q, rate);
-        continue;
-      }
-      const duration dt = clock::diff(h.ts, r.ts());  // ack.L[i].ts - L[i].ts
-      if (dt <= duration::zero()) {
-        if (dt < duration::zero()) r.store_raw(h, q, rate);  // reordered or beyond half: resync
-        continue;  // dt == 0: a duplicate; keep the record
-      }
-      const std::uint32_t qmin = q < r.qlen ? q : r.qlen;  // min(ack.L[i].qlen, L[i].qlen)
-      const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());  // txBytes delta
-      r.store_raw(h, q, rate);
-      if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
-      if constexpr (std::is_same_v<T, double>) {
-        // u' = n * 8e9 / (e * T): compared across hops by cross-multiplication, clamped at
-        // umax (n * 8e9 >= umax * e * T); only the chosen hop's u' is divided out below.
-        const double ddt = static_cast<double>(dt.count());
-        const double kn = static_cast<double>(qmin) * ddt +
-                          static_cast<double>(dtx < 0 ? 0 : dtx) * static_cast<double>(t.count());
-        const double ke = static_cast<double>(h.link_rate.bps()) * ddt;
-        const bool ks = kn * 8e9 >= dkey.sat_scale * ke;
-        if (!best.valid || (!dkey.sat && (ks || kn * dkey.e > dkey.n * ke))) {  // lines 7-8
-          best.valid = true;
-          best.tau = dt;
-          dkey = {kn, ke, dkey.sat_scale, ks, qmin, dtx, h.link_rate};
-        }
-      } else {
-        const detail::int_util_key k = scale.key(dtx < 0 ? 0 : dtx, dt, qmin, h.link_rate);
-        if (!best.valid || scale.above(k, key, best.u, t, umax)) {  // lines 7-8
-          best.valid = true;
-          best.tau = dt;
-          key = k;
-          if (!k.exact) best.u = scale.template utilisation<T>(k, t, umax);
-        }
-      }
-    }
-    if constexpr (std::is_same_v<T, double>) {
-      if (best.valid)
-        best.u = detail::hop_utilisation<T>(dkey.dtx, best.tau, dkey.qmin, dkey.b, t, umax);
-    } else {
-      if (best.valid && key.exact) best.u = scale.template utilisation<T>(key, t, umax);
-    }
-    if constexpr (Path == int_path::whole) {
-      count_ = static_cast<std::uint8_t>(n);
-    } else {
-      if (n > count_ || keep < n) count_ = static_cast<std::uint8_t>(n);
-      // A prefix ACK whose hops all matched keeps the longer stored path.
-    }
-    if (best.valid) {
-      // line 9: tau = min(tau, T); line 10: U = (1 - tau/T) U + (tau/T) u
-      if (have_u_) {
-        u_ = u_ + detail::int_time_weight<T>(best.tau, t, t_div) * (best.u - u_);
-      } else {
-        u_ = best.u;
-        have_u_ = true;
-      }
-    }
-    return best;
+    return detail::int_util_sample<T, Path, clock, counter>(e, t, t_div, rec_, count_, u_, have_u_);
   }
 
   std::array<record, max_hops> rec_{};

@@ -35,9 +35,9 @@ namespace netcc::detail {
 
 /// Link rate as kept in a record: whole Mbps, clamped to [0, 2^32 - 1].
 [[nodiscard]] constexpr std::uint32_t powertcp_rate32(bit_rate r) noexcept {
-  const std::int64_t mbps = r.bps() / 1'000'000;
-  if (mbps <= 0) return 0;
-  return mbps >= 0xFFFF'FFFFLL ? 0xFFFF'FFFFU : static_cast<std::uint32_t>(mbps);
+  if (r.bps() < 1'000'000) return 0;
+  const std::uint64_t mbps = static_cast<std::uint64_t>(r.bps()) / 1'000'000U;  // unsigned: cheaper
+  return mbps >= 0xFFFF'FFFFU ? 0xFFFF'FFFFU : static_cast<std::uint32_t>(mbps);
 }
 
 /// One hop's normalised power, NORMPOWER lines 12-19 (PowerTCP NSDI'22 Algorithm 1):
