@@ -724,6 +724,30 @@ class basic_timely {
       return ratio<value_type>(gap.count(), params_.min_rtt.count());  // minRTT >= 2^(63-F) ns
     }
 
+    // a * b for b in [0, 1] and a of either sign: operator*'s value bit for bit in fixed point
+    // (|a| b rounded to nearest, ties away from zero, with a's sign) through one unsigned
+    // 64 x 64 -> 128-bit product, without operator*'s 64-bit overflow test and 128-bit signed
+    // path or mul_nonneg's sign test and saturation. Range proof: |a| <= 2^63 and 0 <= b <= 2^F
+    // raw give |a| b + 2^(F-1) < 2^127, and a quotient of at most |a| (b <= 1), which fits a's
+    // type with a's sign: nothing can overflow or saturate. Every caller passes as b one of
+    // alpha, 1 - alpha, beta (clamped into [0, 1] by configure) or the §5 scale f (in [0, 1]:
+    // scale()), or the decrease factor clamped into [0, 1]. Double: a * b.
+    [[nodiscard]] static constexpr value_type mul_unit(value_type a, value_type b) noexcept {
+      if constexpr (requires { a.raw(); }) {
+        constexpr int fb = value_type::fraction_bits;
+        const std::int64_t r = a.raw();
+        const std::uint64_t sign = r < 0 ? ~std::uint64_t{0} : 0;
+        const std::uint64_t m = (static_cast<std::uint64_t>(r) ^ sign) - sign;  // |a|
+        const auto q =
+            static_cast<std::uint64_t>((detail::u128{m} * static_cast<std::uint64_t>(b.raw()) +
+                                        (detail::u128{1} << (fb - 1))) >>
+                                       fb);
+        return value_type::from_raw(static_cast<std::int64_t>((q ^ sign) - sign));
+      } else {
+        return a * b;
+      }
+    }
+
     // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
     constexpr void update(flow_state& st, timestamp now, duration rtt,
                           bool may_increase) const noexcept {
@@ -741,7 +765,7 @@ class basic_timely {
       // last value instead, the same rule in both policies. With alpha = 1 the filter is the last
       // difference and a zero difference is exactly 0 (decays_ is false).
       const value_type prev_diff = st.rtt_diff;
-      st.rtt_diff = keep_ * prev_diff + alpha_ * us_of(diff_ns);
+      st.rtt_diff = mul_unit(prev_diff, keep_) + mul_unit(us_of(diff_ns), alpha_);
       if (diff_ns == 0 && st.rtt_diff == zero && decays_) st.rtt_diff = prev_diff;
       // Line 4: normalized_gradient = rtt_diff / minRTT. Its sign is rtt_diff's (minRTT > 0), so
       // the branches below test rtt_diff itself: the quotient would round a small rtt_diff to 0
@@ -759,30 +783,30 @@ class basic_timely {
       st.flags = static_cast<std::uint8_t>((st.flags | have_last) & ~held);
       const auto increase = [&](value_type n_delta) {
         if (may_increase) {
-          st.rate = clamp_num(st.rate + mul_nonneg(f, n_delta), min_, line_);
+          st.rate = clamp_num(st.rate + mul_unit(n_delta, f), min_, line_);
         } else {
           st.flags |= held;
         }
       };
-      // The products below have non-negative operands (f, delta, beta, the cuts, the rate, the
-      // factor): netcc::mul_nonneg, operator*'s value without its sign and overflow handling.
+      // Every product below has a factor in [0, 1] (f, beta, the decrease factor): mul_unit,
+      // operator*'s value without its overflow and saturation handling.
       const auto decrease = [&](value_type cut) {  // rate *= 1 - f cut, the factor in [0, 1]
-        st.rate = clamp_num(mul_nonneg(st.rate, clamp_num(one - mul_nonneg(f, cut), zero, one)),
-                            min_, line_);
+        st.rate =
+            clamp_num(mul_unit(st.rate, clamp_num(one - mul_unit(cut, f), zero, one)), min_, line_);
       };
       if (rtt < params_.t_low) {  // lines 5-7: rate += delta
         st.action = timely_action::increase_low;
         increase(delta_);
       } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
         st.action = timely_action::decrease_high;
-        decrease(mul_nonneg(beta_, high_excess(rtt)));
+        decrease(mul_unit(high_excess(rtt), beta_));
       } else if (st.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
         const bool in_hai = st.neg >= params_.hai_threshold;
         st.action = in_hai ? timely_action::increase_hai : timely_action::increase;
         increase(in_hai ? hai_delta_ : delta_);
       } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
         st.action = timely_action::decrease_gradient;
-        decrease(mul_nonneg(beta_, gradient_of(st.rtt_diff)));
+        decrease(mul_unit(gradient_of(st.rtt_diff), beta_));
       }
     }
 
