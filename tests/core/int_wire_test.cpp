@@ -5,7 +5,9 @@
 #include <rapidcheck/gtest.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 
 using fmt = netcc::hpcc_int_format;
 using namespace netcc::literals;
@@ -32,6 +34,38 @@ TEST(IntWire, UnitsRoundDownAndQueueSaturates) {
   EXPECT_EQ(fmt::max_qlen, netcc::bytes{131071 * 80});
   EXPECT_EQ(fmt::make_hop({}, -5_B, 0, 0_bps).qlen, 0_B);
   EXPECT_EQ(fmt::make_hop({}, 0_B, 0, 0_bps).link_rate, 1_Gbps);  // below the table: code 0
+}
+
+// rate_code is the largest table entry at or below the rate (code 0 below the table), as a
+// scan over the whole table defines it: every entry, its neighbours, and any rate.
+namespace {
+std::uint64_t scanned_rate_code(netcc::bit_rate r) {
+  std::uint64_t code = 0;
+  for (std::uint64_t i = 0; i < netcc::default_int_rate_table.size(); ++i)
+    if (netcc::default_int_rate_table[i] <= r) code = i;
+  return code;
+}
+}  // namespace
+
+TEST(IntWire, RateCodeOfEveryTableEntryAndItsNeighbours) {
+  const auto& tab = netcc::default_int_rate_table;
+  for (std::size_t i = 0; i < tab.size(); ++i) {
+    EXPECT_EQ(fmt::rate_code(tab[i]), i);
+    EXPECT_EQ(fmt::rate_code(tab[i] + netcc::bit_rate{1}), i);
+    EXPECT_EQ(fmt::rate_code(tab[i] - netcc::bit_rate{1}), i == 0 ? 0 : i - 1);
+  }
+  EXPECT_EQ(fmt::rate_code(netcc::bit_rate{0}), 0u);
+  EXPECT_EQ(fmt::rate_code(netcc::bit_rate{std::numeric_limits<std::int64_t>::max()}), 7u);
+}
+
+RC_GTEST_PROP(IntWire, RateCodeIsTheLargestTableEntryAtOrBelow, ()) {
+  const auto& tab = netcc::default_int_rate_table;
+  const std::int64_t near = tab[*rc::gen::inRange<std::size_t>(0, tab.size())].bps() +
+                            *rc::gen::inRange<std::int64_t>(-2, 3);
+  const netcc::bit_rate r{*rc::gen::element(
+      near, *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 40),
+      *rc::gen::inRange<std::int64_t>(0, std::numeric_limits<std::int64_t>::max()))};
+  RC_ASSERT(fmt::rate_code(r) == scanned_rate_code(r));
 }
 
 TEST(IntWire, StackRoundTripAndErrors) {

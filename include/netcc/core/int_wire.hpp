@@ -52,6 +52,16 @@ inline constexpr std::array<bit_rate, 8> default_int_rate_table{
     bit_rate{40'000'000'000},  bit_rate{50'000'000'000}, bit_rate{100'000'000'000},
     bit_rate{200'000'000'000}, bit_rate{400'000'000'000}};
 
+namespace detail {
+[[nodiscard]] consteval bool int_rate_table_ascends() noexcept {
+  for (std::size_t i = 1; i < default_int_rate_table.size(); ++i)
+    if (!(default_int_rate_table[i - 1] < default_int_rate_table[i])) return false;
+  return true;
+}
+}  // namespace detail
+static_assert(default_int_rate_table.size() == 8 && detail::int_rate_table_ascends(),
+              "int_wire_format::rate_code: a binary search over 8 ascending entries");
+
 /// @brief Why a buffer did not decode.
 enum class int_decode_error : std::uint8_t {
   none,           ///< decoded
@@ -104,11 +114,13 @@ struct int_wire_format {
   static constexpr bytes max_qlen{static_cast<std::int64_t>(modular<QBits>::mask) * QUnit};
 
   /// @brief The rate code of `r`: the largest table entry <= r (code 0 below the table).
+  /// The table ascends and every code fits rate_bits (>= 3), so the entries <= r are a prefix
+  /// of it: a binary search of three steps (per hop on the compact controllers' path).
   [[nodiscard]] static constexpr std::uint64_t rate_code(bit_rate r) noexcept {
-    std::uint64_t code = 0;
-    for (std::uint64_t i = 0; i < default_int_rate_table.size() && i <= modular<rate_bits>::mask;
-         ++i)
-      if (default_int_rate_table[i] <= r) code = i;
+    const auto& t = default_int_rate_table;
+    std::uint64_t code = t[4] <= r ? 4 : 0;
+    if (t[code + 2] <= r) code += 2;
+    if (t[code + 1] <= r) code += 1;
     return code;
   }
   /// @brief The rate a code stands for (codes past the table read as its last entry).
