@@ -816,6 +816,7 @@ class basic_dctcp {
     // (it cannot end on it).
     static constexpr bool open_windows(flow_state& st, sequence nxt) noexcept {
       std::uint8_t f = st.flags();
+      if ((f & (armed | rearm)) == armed) return false;  // the common case: nothing to arm
       if (!(f & armed)) {
         st.arm_window_end(nxt);
         f |= armed;
@@ -831,9 +832,12 @@ class basic_dctcp {
     }
 
     // The reduction window ends at the first ACK beyond the SND.NXT of the reduction.
+    // (Both tests are evaluated and the flag cleared by a mask: whether a reduction window is
+    // open and whether this ACK passes its end are data, a branch on them mispredicts.)
     static constexpr void end_reduction_window(flow_state& st, sequence ack) noexcept {
-      if ((st.flags() & reduced) && st.reduction_end_passed(ack))
-        st.set_flags(static_cast<std::uint8_t>(st.flags() & ~reduced));
+      const std::uint8_t f = st.flags();
+      const unsigned passed = st.reduction_end_passed(ack) ? unsigned{reduced} : 0u;
+      st.set_flags(static_cast<std::uint8_t>(f & ~passed));
     }
 
     // RFC 8257 §3.3 steps 1-2; near the cap both counters halve (F is kept).
@@ -848,7 +852,7 @@ class basic_dctcp {
         acked >>= 1;
       }
       a += acked;
-      if (ece) m += acked;
+      m += ece ? acked : 0;
       st.set_counts(a, m);
     }
 
