@@ -449,6 +449,52 @@ template <class T>
   }
 }
 
+// Products and differences of alpha-like numbers in [0, 1] and non-negative rates, with the
+// range proof that lets fixed point drop the saturation and sign handling of the general
+// operations (the same values bit for bit: the CompactEventIsTheQ32RuleOnItsUnpackedState and
+// q32-against-double properties, and the state hashes over random traces, are unchanged).
+
+// a * b for a >= 0 and b in [0, 1]: netcc::mul_nonneg's value. Fixed point: (a b + 2^(F-1)) >>
+// F, at most a (b <= 1), so mul_nonneg's sign test and its saturation at raw_max never act
+// here and are left out. Callers: the rate or alpha times a factor in [0, 1] (1 - alpha/2,
+// 1 - alpha, 1 - g, (1 - g)^n) and g times 1 - alpha (alpha, g in [0, 1]: configure clamps g,
+// every rule clamps alpha).
+template <class T>
+[[nodiscard]] constexpr T dcqcn_scale(T a, T b) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return a * b;
+  } else {
+    constexpr int fb = T::fraction_bits;
+    const auto q = static_cast<std::uint64_t>(
+        (u128{static_cast<std::uint64_t>(a.raw())} * static_cast<std::uint64_t>(b.raw()) +
+         (u128{1} << (fb - 1))) >>
+        fb);
+    return T::from_raw(static_cast<std::int64_t>(q));
+  }
+}
+
+// 1 - x for x in [0, 1]: operator-'s value (fixed point: raw_one - x, in [0, raw_one], which
+// cannot overflow, so the saturating subtraction's overflow test is left out).
+template <class T>
+[[nodiscard]] constexpr T dcqcn_one_minus(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return 1 - x;
+  } else {
+    return T::from_raw(T::raw_one - x.raw());
+  }
+}
+
+// x / 2 for x >= 0: dcqcn_half's value (a rounding shift, ties up) without its sign handling.
+template <class T>
+[[nodiscard]] constexpr T dcqcn_half_nonneg(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return x * 0.5;
+  } else {
+    const auto m = static_cast<std::uint64_t>(x.raw());
+    return T::from_raw(static_cast<std::int64_t>((m >> 1) + (m & 1)));
+  }
+}
+
 }  // namespace detail
 
 /// @brief The DCQCN reaction point (DCQCN SIGCOMM'15 §3.1; seed §V, Tables I and II) over
@@ -780,8 +826,8 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
       if (rate_due) increase_packed(st, true);
       if (alpha_due) {  // alpha = (1 - g) alpha: advance()'s single period
         work w = rates_of(st);
-        w.alpha = clamp_num(mul_nonneg(w.alpha, num<value_type>(1) - g_), num<value_type>(0),
-                            num<value_type>(1));
+        w.alpha = clamp_num(detail::dcqcn_scale(w.alpha, detail::dcqcn_one_minus(g_)),
+                            num<value_type>(0), num<value_type>(1));
         const std::int64_t a = w.alpha.raw() > 0 ? w.alpha.raw() : 0;
         st.alpha = static_cast<std::uint32_t>((a + 1) >> 1);
       }
@@ -822,12 +868,14 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
       // first).
       if (s.cnps == 0 || params_.target == dcqcn_target::every_cnp || s.i_t > 0) s.r_t = s.r_c;
       // Eq. 1: R_C = R_C (1 - alpha/2) (DCQCN), or R_C = (1 - alpha) R_C (the seed's text).
-      const value_type factor =
-          params_.cut == dcqcn_cut::half_alpha ? one - detail::dcqcn_half(s.alpha) : one - s.alpha;
-      s.r_c = clamp_rate(mul_nonneg(s.r_c, factor));
+      const value_type factor = params_.cut == dcqcn_cut::half_alpha
+                                    ? detail::dcqcn_one_minus(detail::dcqcn_half_nonneg(s.alpha))
+                                    : detail::dcqcn_one_minus(s.alpha);
+      s.r_c = clamp_rate(detail::dcqcn_scale(s.r_c, factor));
       if (s.r_c > s.r_t) s.r_c = s.r_t;  // rounding guard: a CNP never raises R_C above R_T
       // alpha = (1 - g) alpha + g, written alpha + g (1 - alpha) so it stays <= 1.
-      s.alpha = clamp_num(s.alpha + mul_nonneg(g_, one - s.alpha), num<value_type>(0), one);
+      s.alpha = clamp_num(s.alpha + detail::dcqcn_scale(g_, detail::dcqcn_one_minus(s.alpha)),
+                          num<value_type>(0), one);
       s.i_t = s.i_b = 0;
       s.byte_acc = 0;
       s.next_alpha = after_one(now, params_.alpha_timer);
@@ -966,7 +1014,7 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
         base = mul_nonneg(base, base);
         if (n & 1) factor = mul_nonneg(factor, base);
       }
-      s.alpha = clamp_num(mul_nonneg(s.alpha, factor), zero, num<value_type>(1));
+      s.alpha = clamp_num(detail::dcqcn_scale(s.alpha, factor), zero, num<value_type>(1));
     }
 
     dcqcn_params params_{};
