@@ -444,6 +444,24 @@ RC_GTEST_PROP(IntUtilisation, SampleIsTheLargestHopUtilisation, (bool use_q32)) 
   }
 }
 
+// The tau/T weight through T's reciprocal is netcc::ratio's value bit for bit (q32), for every
+// tau: below 0, inside (0, T) where it divides through the reciprocal, and at or beyond T.
+RC_GTEST_PROP(IntUtilisation, TimeWeightEqualsTheRatio, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  const std::int64_t t = 1 + *rc::gen::element<std::int64_t>(
+                                 *rc::gen::inRange<std::int64_t>(0, 1'000'000),
+                                 *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 62));
+  const std::int64_t tau = *rc::gen::element<std::int64_t>(
+      *rc::gen::inRange<std::int64_t>(-5, t + 5), *rc::gen::inRange<std::int64_t>(0, t), t - 1,
+      *rc::gen::arbitrary<std::int64_t>());
+  const netcc::detail::invariant_divisor d{static_cast<std::uint64_t>(t)};
+  const q w = netcc::detail::int_time_weight<q>(netcc::duration{tau}, netcc::duration{t}, &d);
+  const q want = tau <= 0 ? q{} : tau >= t ? netcc::num<q>(1) : netcc::ratio<q>(tau, t);
+  RC_ASSERT(w == want);
+  RC_ASSERT(netcc::detail::int_time_weight<q>(netcc::duration{tau}, netcc::duration{t}, nullptr) ==
+            want);
+}
+
 // The estimator's one pass chooses the hop detail::int_util_scale's keys choose (key and above:
 // the exact cross-multiplied order, ties and hops at the 2^30 clamp keep the earlier hop), with
 // the same u' bit for bit, on ACKs of 1 to 8 hops mixing realistic and full-range inputs (the

@@ -177,6 +177,19 @@ template <Number T>
   if (tau <= duration::zero() || t <= duration::zero())
     return t <= duration::zero() ? num<T>(1) : num<T>(0);
   if (tau >= t) return num<T>(1);
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    // 0 < tau < T: tau 2^F / T rounds to at most 2^F (<= raw_max here), so the quotient fits
+    // 64 bits and nothing saturates: ratio_by's value without its sign and range handling.
+    if (T::fraction_bits < 63 &&
+        static_cast<std::uint64_t>(T::raw_max) >= (std::uint64_t{1} << T::fraction_bits) &&
+        t_div != nullptr && t_div->divisor() <= (std::uint64_t{1} << 62))
+      return T::from_raw(static_cast<std::int64_t>(t_div->div_nearest(
+          static_cast<u128>(static_cast<std::uint64_t>(tau.count())) << T::fraction_bits)));
+  }
   return t_div != nullptr ? ratio_by<T>(tau.count(), *t_div) : ratio<T>(tau.count(), t.count());
 }
 

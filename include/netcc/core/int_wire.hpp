@@ -141,10 +141,11 @@ struct int_wire_format {
   /// @brief Pack one hop (ts and tx already raw, in wire ticks and units) into 64 bits.
   [[nodiscard]] static constexpr std::uint64_t pack(std::uint64_t ts_raw, std::uint64_t tx_raw,
                                                     bytes qlen, std::uint64_t code) noexcept {
-    const std::int64_t q = qlen.count() <= 0 ? 0 : qlen.count() / QUnit;
-    const std::uint64_t qraw = static_cast<std::uint64_t>(q) > modular<QBits>::mask
-                                   ? modular<QBits>::mask
-                                   : static_cast<std::uint64_t>(q);
+    // Unsigned division of a positive length (cheaper than a signed one by a constant).
+    const std::uint64_t q = qlen.count() <= 0 ? 0
+                                              : static_cast<std::uint64_t>(qlen.count()) /
+                                                    static_cast<std::uint64_t>(QUnit);
+    const std::uint64_t qraw = q > modular<QBits>::mask ? modular<QBits>::mask : q;
     return (modular<rate_bits>::wrap(code) << (TsBits + TxBits + QBits)) |
            (modular<TsBits>::wrap(ts_raw) << (TxBits + QBits)) |
            (modular<TxBits>::wrap(tx_raw) << QBits) | qraw;
