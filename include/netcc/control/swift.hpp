@@ -84,6 +84,8 @@
 ///   window and its decrease clock (an event type without endpoint delays never limits cwnd).
 /// - A clock that steps back (now before t_last_decrease) restarts the decrease clock at now.
 /// - The fabric target is kept in whole ns: the flow-scaling term is rounded to the nearest ns.
+///   An ACK whose fabric delay is below base_target + hops * h takes the AI rule whatever the
+///   term (it is at least 0), so on_ack evaluates the term only for the other ACKs.
 /// - Fixed point (netcc::arith::q32): every event is integer arithmetic without a square root
 ///   or a 128-bit division. §3.5's alpha / sqrt(fcwnd) is alpha times an integer 1/sqrt (a
 ///   10-bit table seed and two Newton steps, netcc/core/rsqrt.hpp; relative error below 2^-36,
@@ -546,7 +548,8 @@ class basic_swift {
       st.rtt = rtt;
       st.flags |= have_rtt;
       const value_type n = acked_packets(e);
-      const duration target = fabric_target(st, hops_of(e));  // TargetDelay() at the current fcwnd
+      // TargetDelay() at the current fcwnd: base_target + hops * h, then the flow-scaling term.
+      const std::int64_t hop_part = hop_target(hops_of(e));
       duration fabric = rtt;
       if constexpr (SwiftEndpointFeedback<E>) {
         duration ed = ft::endpoint_delay(e);
@@ -562,6 +565,14 @@ class basic_swift {
         react(st, st.ecwnd, st.e_last, e_decreased, st.e_branch, ed, params_.endpoint_target, n,
               now, rtt);
       }
+      // The flow-scaling term (§3.5) is at least 0, so a fabric delay below base_target + hops *
+      // h is below the whole target: the AI rule then runs, and reads nothing else of the
+      // target, so the term (a square root of the window) is computed only when the comparison
+      // needs it; the same branch and window, bit for bit. fcwnd is still the window this ACK
+      // found (the endpoint rule above changes only ecwnd).
+      const duration target{fabric.count() < hop_part
+                                ? hop_part
+                                : detail::swift_add(hop_part, flow_scaling(st.fcwnd))};
       react(st, st.fcwnd, st.f_last, f_decreased, st.f_branch, fabric, target, n, now, rtt);
     }
 
@@ -650,13 +661,7 @@ class basic_swift {
     /// ns (the flow-scaling term rounded to nearest); hop counts above 255 count as 255.
     [[nodiscard]] constexpr duration fabric_target(const flow_state& st,
                                                    std::size_t hops) const noexcept {
-      const auto h = static_cast<std::int64_t>(hops < 255 ? hops : 255);
-      std::int64_t topo = 0;  // h * per_hop, saturating (h in [0, 255])
-      if (__builtin_mul_overflow(h, params_.per_hop.count(), &topo))
-        topo = params_.per_hop.count() < 0 ? std::numeric_limits<std::int64_t>::min()
-                                           : std::numeric_limits<std::int64_t>::max();
-      return duration{detail::swift_add(detail::swift_add(params_.base_target.count(), topo),
-                                        flow_scaling(st.fcwnd))};
+      return duration{detail::swift_add(hop_target(hops), flow_scaling(st.fcwnd))};
     }
     /// @brief The fabric target with the configured hop count (swift_params::hops).
     [[nodiscard]] constexpr duration fabric_target(const flow_state& st) const noexcept {
@@ -723,6 +728,17 @@ class basic_swift {
 
     [[nodiscard]] constexpr value_type clamp_window(value_type w) const noexcept {
       return clamp_num(w, min_, max_);  // cwnd <- clamp(min_cwnd, cwnd, max_cwnd)
+    }
+
+    // base_target + hops * h in ns (hop counts above 255 count as 255), saturating: the fabric
+    // target without its flow-scaling term.
+    [[nodiscard]] constexpr std::int64_t hop_target(std::size_t hops) const noexcept {
+      const auto h = static_cast<std::int64_t>(hops < 255 ? hops : 255);
+      std::int64_t topo = 0;  // h * per_hop, saturating (h in [0, 255])
+      if (__builtin_mul_overflow(h, params_.per_hop.count(), &topo))
+        topo = params_.per_hop.count() < 0 ? std::numeric_limits<std::int64_t>::min()
+                                           : std::numeric_limits<std::int64_t>::max();
+      return detail::swift_add(params_.base_target.count(), topo);
     }
 
     // §3.5 flow-based scaling, in ns, rounded to nearest: max(0, min(alpha / sqrt(c) + beta_fs,
