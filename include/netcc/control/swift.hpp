@@ -1078,11 +1078,9 @@ class swift_compact {
     constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
 
     /// @brief Algorithm 1 "On Receiving ACK" (basic_swift::config::on_ack).
-    // flatten: the q32 rule is inlined here, so the unpacked state stays in registers between
-    // unpack and pack instead of going through memory (a call with the state by reference).
     template <class E>
     requires RttFeedback<E>
-    [[gnu::flatten]] constexpr void on_ack(flow_state& st, const E& e) const noexcept {
+    constexpr void on_ack(flow_state& st, const E& e) const noexcept {
       wide_state w = unpack(st, feedback_traits<E>::now(e));
       q_.on_ack(w, e);
       st = pack(w);
