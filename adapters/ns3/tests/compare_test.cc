@@ -85,7 +85,13 @@ TEST_P(DctcpVsNs3, SameQueueThroughputAndFairnessOverRed) {
 INSTANTIATE_TEST_SUITE_P(Flows, DctcpVsNs3,
                          ::testing::Combine(::testing::Values("ns3::NetccDctcp",
                                                               "ns3::NetccDctcpCounting"),
-                                            ::testing::Values(2u, 10u)));
+                                            ::testing::Values(2u, 10u)),
+                         // Readable CTest names: NetccDctcpCounting_10, not a pointer.
+                         [](const auto& info) {
+                           std::string name = std::get<0>(info.param);
+                           name.erase(0, name.find("::") + 2);
+                           return name + "_" + std::to_string(std::get<1>(info.param));
+                         });
 
 TEST(Ns3Scenario, BadSetUpsAreRefusedNamingFieldValueAndRule) {
   auto s = Dumbbell("ns3::NoSuchTcp", 2, "fifo");
