@@ -87,10 +87,10 @@ INSTANTIATE_TEST_SUITE_P(Flows, DctcpVsNs3,
                                                               "ns3::NetccDctcpCounting"),
                                             ::testing::Values(2u, 10u)),
                          // Readable CTest names: NetccDctcpCounting_10, not a pointer.
-                         [](const auto& info) {
-                           std::string name = std::get<0>(info.param);
+                         [](const auto& param_info) {
+                           std::string name = std::get<0>(param_info.param);
                            name.erase(0, name.find("::") + 2);
-                           return name + "_" + std::to_string(std::get<1>(info.param));
+                           return name + "_" + std::to_string(std::get<1>(param_info.param));
                          });
 
 TEST(Ns3Scenario, BadSetUpsAreRefusedNamingFieldValueAndRule) {
