@@ -1192,26 +1192,36 @@ class timely_compact {
 
     // The wide state's fields that need no clock (the two clocks are left at zero).
     [[nodiscard]] constexpr wide_state view(const flow_state& st) const noexcept {
+      wide_state w = view_rule_fields(st);
+      w.meter_bytes = st.meter_bytes;
+      if ((st.bits & meter_bit) != 0) w.flags |= wide_config::meter_on;
+      if ((st.bits & held_bit) != 0) w.flags |= wide_config::held;
+      view_sent(st, w);
+      return w;
+    }
+
+    // The fields Algorithm 1 reads on every completion (rate, rtt_diff and the HAI count,
+    // prev_rtt, the action) with their have_prev / have_last flags; no clock, no meter.
+    [[nodiscard]] constexpr wide_state view_rule_fields(const flow_state& st) const noexcept {
       wide_state w{};
       w.rate = value_type::from_raw(
           static_cast<std::int64_t>(static_cast<std::uint64_t>(st.rate) << rate_shift_));
       w.rtt_diff = value_type::from_raw(static_cast<std::int64_t>(st.diff_hai << 8) >> 8);
       w.neg = static_cast<std::uint32_t>(st.diff_hai >> 56);
       w.prev_rtt = duration{st.prev_rtt};
-      w.meter_bytes = st.meter_bytes;
       w.action = static_cast<timely_action>(st.bits >> 29);
-      std::uint8_t f = 0;
-      if (st.prev_rtt != 0) f |= wide_config::have_prev;
-      if (w.action != timely_action::none) f |= wide_config::have_last;
-      if ((st.bits & meter_bit) != 0) f |= wide_config::meter_on;
-      if ((st.bits & held_bit) != 0) f |= wide_config::held;
+      if (st.prev_rtt != 0) w.flags |= wide_config::have_prev;
+      if (w.action != timely_action::none) w.flags |= wide_config::have_last;
+      return w;
+    }
+
+    // The meter's rate, when one is stored (sent_known).
+    constexpr void view_sent(const flow_state& st, wide_state& w) const noexcept {
       if (const std::uint32_t s = st.bits & sent_mask; s != 0) {
-        f |= wide_config::sent_known;
+        w.flags |= wide_config::sent_known;
         w.sent = value_type::from_raw(
             static_cast<std::int64_t>(static_cast<std::uint64_t>(s - 1) << sent_shift_));
       }
-      w.flags = f;
-      return w;
     }
 
     // A clock's 64-bit time read back at `now` from its low 32 bits: a time up to
@@ -1247,30 +1257,14 @@ class timely_compact {
         st = pack(w);
         return;
       }
-      wide_state w{};
-      w.rate = value_type::from_raw(
-          static_cast<std::int64_t>(static_cast<std::uint64_t>(st.rate) << rate_shift_));
-      w.rtt_diff = value_type::from_raw(static_cast<std::int64_t>(st.diff_hai << 8) >> 8);
-      w.neg = static_cast<std::uint32_t>(st.diff_hai >> 56);
-      w.prev_rtt = duration{st.prev_rtt};
-      w.action = static_cast<timely_action>(st.bits >> 29);
-      std::uint8_t f = 0;
-      if (st.prev_rtt != 0) f |= wide_config::have_prev;
-      if (w.action != timely_action::none) {
-        f |= wide_config::have_last;
-        w.last = clock(st.last, now);
-      }
+      wide_state w = view_rule_fields(st);
+      if (w.action != timely_action::none) w.last = clock(st.last, now);
       if ((st.bits & meter_bit) != 0) {  // the §5 meter test reads the meter's fields
-        f |= wide_config::meter_on;
+        w.flags |= wide_config::meter_on;
         w.meter_start = clock(st.meter_start, now);
         w.meter_bytes = st.meter_bytes;
-        if (const std::uint32_t s = st.bits & sent_mask; s != 0) {
-          f |= wide_config::sent_known;
-          w.sent = value_type::from_raw(
-              static_cast<std::int64_t>(static_cast<std::uint64_t>(s - 1) << sent_shift_));
-        }
+        view_sent(st, w);
       }
-      w.flags = f;
       q_.update(w, now, rtt, allows(w));
       // pack()'s rules for the fields update() writes: rtt_diff and the HAI count, the rate,
       // prev_rtt (now a sample), the previous completion, the action and the held flag.
