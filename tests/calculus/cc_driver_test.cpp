@@ -21,6 +21,8 @@
 #include <cstdio>
 #include <vector>
 
+namespace netcc_tests::calculus_cc_driver {
+
 namespace {
 
 namespace nc = netcc::calculus;
@@ -524,3 +526,5 @@ RC_GTEST_PROP(CcDriverLaws, WithoutCongestionEveryBurstIsDeliveredAndAcknowledge
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_cc_driver

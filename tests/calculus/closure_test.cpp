@@ -16,14 +16,9 @@
 #include <vector>
 
 #include "calculus/curve_gen.hpp"
+#include "calculus/upp_show.hpp"
 
-namespace netcc::calculus {
-// RapidCheck counterexamples: transient, period, rise and the base curve.
-inline void showValue(const upp& u, std::ostream& os) {
-  os << "upp{T=" << u.transient() << " d=" << u.period() << " c=" << u.rise() << " base=";
-  os << u.base() << "}";
-}
-}  // namespace netcc::calculus
+namespace netcc_tests::calculus_closure {
 
 namespace {
 
@@ -419,3 +414,5 @@ RC_GTEST_PROP(MaxPlusUppLaws, ConvolutionMatchesCurvesAndCommutes, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_closure

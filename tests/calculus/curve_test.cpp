@@ -16,6 +16,8 @@
 
 #include "calculus/curve_gen.hpp"
 
+namespace netcc_tests::calculus_curve {
+
 namespace {
 
 using calc_test::bp;
@@ -396,3 +398,5 @@ RC_GTEST_PROP(CurveLaws, DoubleAgreesWithExact, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_curve

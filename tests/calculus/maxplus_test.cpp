@@ -17,6 +17,8 @@
 
 #include "calculus/curve_gen.hpp"
 
+namespace netcc_tests::calculus_maxplus {
+
 namespace {
 
 using calc_test::bp;
@@ -300,3 +302,5 @@ RC_GTEST_PROP(MaxPlusLaws, MaxPlusAboveMinPlusForNonDecreasing, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_maxplus

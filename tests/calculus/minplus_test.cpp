@@ -19,6 +19,8 @@
 
 #include "calculus/curve_gen.hpp"
 
+namespace netcc_tests::calculus_minplus {
+
 namespace {
 
 using calc_test::bp;
@@ -584,3 +586,5 @@ RC_GTEST_PROP(MinPlusLaws, DoubleAgreesWithExact, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_minplus

@@ -18,6 +18,8 @@
 #include <ostream>
 #include <vector>
 
+namespace netcc_tests::calculus_path_server {
+
 namespace {
 
 namespace nc = netcc::calculus;
@@ -776,3 +778,5 @@ RC_GTEST_PROP(PathServerLaws, ExactAndDoubleAgree, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_path_server

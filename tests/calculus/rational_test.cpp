@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 
+namespace netcc_tests::calculus_rational {
+
 using netcc::calculus::rational;
 
 TEST(Rational, ReducesAndOrders) {
@@ -90,3 +92,5 @@ RC_GTEST_PROP(WideRationalLaws, AgreesWithRationalWhereBothFit, ()) {
   RC_ASSERT((wx < wy) == (x < y));
   RC_ASSERT((wx == wy) == (x == y));
 }
+
+}  // namespace netcc_tests::calculus_rational

@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "calculus/curve_gen.hpp"
+#include "calculus/upp_show.hpp"
+
+namespace netcc_tests::calculus_upp_gaps {
 
 namespace {
 
@@ -106,13 +109,6 @@ TEST(UppGaps, MinIsRefusedWhereTheSlowerCurveHasGaps) {
 }
 
 }  // namespace
-
-namespace netcc::calculus {
-inline void showValue(const upp& u, std::ostream& os) {
-  os << "upp{T=" << u.transient() << " d=" << u.period() << " c=" << u.rise() << " base=";
-  os << u.base() << "}";
-}
-}  // namespace netcc::calculus
 
 namespace {
 
@@ -231,3 +227,5 @@ RC_GTEST_PROP(UppGapsLaws, MinMaxMatchPointwiseOrMinIsRefused, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_upp_gaps

@@ -14,6 +14,9 @@
 #include <vector>
 
 #include "calculus/curve_gen.hpp"
+#include "calculus/upp_show.hpp"
+
+namespace netcc_tests::calculus_upp_ops {
 
 namespace {
 
@@ -267,14 +270,6 @@ TEST(UppOps, DoubleDeconvolutionAndComposition) {
 
 }  // namespace
 
-namespace netcc::calculus {
-// RapidCheck counterexamples: transient, period, rise and the base curve.
-inline void showValue(const upp& u, std::ostream& os) {
-  os << "upp{T=" << u.transient() << " d=" << u.period() << " c=" << u.rise() << " base=";
-  os << u.base() << "}";
-}
-}  // namespace netcc::calculus
-
 namespace {
 
 // A random UPP curve: a random finite curve as base, transient 0..3 / 2, period 1..3 / 2 and
@@ -505,3 +500,5 @@ RC_GTEST_PROP(UppOpsLaws, CurveDeviationTimes, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_upp_ops

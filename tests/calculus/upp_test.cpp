@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "calculus/curve_gen.hpp"
+#include "calculus/upp_show.hpp"
+
+namespace netcc_tests::calculus_upp {
 
 namespace {
 
@@ -187,14 +190,6 @@ TEST(Upp, DelayOfAStaircaseAtARateServer) {
 // 0..3 / 2, period 1..3 / 2 and a rise -2..4 / 2.
 }  // namespace
 
-namespace netcc::calculus {
-// RapidCheck counterexamples: transient, period, rise and the base curve.
-inline void showValue(const upp& u, std::ostream& os) {
-  os << "upp{T=" << u.transient() << " d=" << u.period() << " c=" << u.rise() << " base=";
-  os << u.base() << "}";
-}
-}  // namespace netcc::calculus
-
 namespace {
 
 rc::Gen<upp> gen_upp(bool monotone) {
@@ -344,3 +339,5 @@ RC_GTEST_PROP(UppLaws, ConvolutionMatchesDefinitionAndLaws, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::calculus_upp

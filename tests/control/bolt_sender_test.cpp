@@ -19,6 +19,8 @@
 #include <limits>
 #include <vector>
 
+namespace netcc_tests::control_bolt_sender {
+
 using namespace netcc::literals;
 
 namespace {
@@ -65,14 +67,19 @@ struct wide_clock_src {
   std::uint64_t tx;
 };
 
+}  // namespace netcc_tests::control_bolt_sender
+
 template <>
-struct netcc::feedback_traits<wide_clock_src> {
+struct netcc::feedback_traits<netcc_tests::control_bolt_sender::wide_clock_src> {
+  using wide_clock_src = netcc_tests::control_bolt_sender::wide_clock_src;
   using src_clock = netcc::wrapping_clock<64>;
   static constexpr netcc::timestamp now(const wide_clock_src& e) noexcept { return e.now; }
   static constexpr netcc::bytes queue_size(const wide_clock_src& e) noexcept { return e.queue; }
   static constexpr netcc::bit_rate link_rate(const wide_clock_src& e) noexcept { return e.link; }
   static constexpr std::uint64_t tx_timestamp(const wide_clock_src& e) noexcept { return e.tx; }
 };
+
+namespace netcc_tests::control_bolt_sender {
 
 TEST(BoltSender, HugeSrcRttFromAWideClockIsDecidedExactly) {
   // rtt_src = 2^62 ns against a 1-B queue: line 6's interval is astronomically long, so the SRC
@@ -1254,3 +1261,5 @@ RC_GTEST_PROP(BoltSenderProperties, Q32Line6EqualsTheExactRationalDecision, ()) 
   RC_ASSERT(st.branch ==
             (due ? netcc::bolt_branch::src_decrement : netcc::bolt_branch::src_too_soon));
 }
+
+}  // namespace netcc_tests::control_bolt_sender

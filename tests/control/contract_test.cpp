@@ -22,8 +22,6 @@
 #include <cstdint>
 #include <string>
 
-using namespace netcc::literals;
-
 // ----------------------------------------------------------------- a stack of someone else's
 namespace my_stack {
 struct int_record {  // as a NIC might lay out one INT hop: raw counters, rate in Gbps
@@ -74,12 +72,14 @@ struct netcc::feedback_traits<my_stack::ack> {
             .link_rate = netcc::bit_rate{std::int64_t{h.gbps} * 1'000'000'000}};
   }
 };
+
 template <>
 struct netcc::feedback_traits<my_stack::cnp> {
   static netcc::timestamp now(const my_stack::cnp& c) {
     return netcc::timestamp{static_cast<std::int64_t>(c.t_ns)};
   }
 };
+
 template <>
 struct netcc::feedback_traits<my_stack::src> {
   using src_clock = netcc::wrapping_clock<32>;
@@ -92,6 +92,10 @@ struct netcc::feedback_traits<my_stack::src> {
   }
   static std::uint64_t tx_timestamp(const my_stack::src& s) { return s.tx_ts; }
 };
+
+namespace netcc_tests::control_contract {
+
+using namespace netcc::literals;
 
 // ------------------------------------------------------------------------ the one adapter
 namespace {
@@ -295,3 +299,5 @@ RC_GTEST_PROP(Contract, FastFixedPointQuotientIsOperatorDivision, ()) {
   RC_ASSERT(netcc::detail::quotient(c, d) == c / d);
   RC_ASSERT(netcc::detail::quotient(1.5, 0.5) == 3.0);
 }
+
+}  // namespace netcc_tests::control_contract

@@ -16,6 +16,8 @@
 #include <limits>
 #include <vector>
 
+namespace netcc_tests::control_dcqcn {
+
 using namespace netcc::literals;
 
 namespace {
@@ -727,3 +729,5 @@ RC_GTEST_PROP(DcqcnProperties, CompactAgreesWithQ32WithinItsBound, ()) {
   }
   RC_CLASSIFY(worst > 0.01, "rate difference above 1% of the bound");
 }
+
+}  // namespace netcc_tests::control_dcqcn

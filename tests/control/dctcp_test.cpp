@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+namespace netcc_tests::control_dctcp {
+
 using namespace netcc::literals;
 
 namespace {
@@ -813,3 +815,5 @@ RC_GTEST_PROP(DctcpProperties, ByteCountingGrowsByWholeSegmentsAndAgreesAcrossPo
     RC_ASSERT(d.reductions() == f.reductions());
   }
 }
+
+}  // namespace netcc_tests::control_dctcp

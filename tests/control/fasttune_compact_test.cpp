@@ -13,6 +13,8 @@
 
 #include "control/int_window_testing.hpp"
 
+namespace netcc_tests::control_fasttune_compact {
+
 using namespace netcc::literals;
 
 static_assert(sizeof(netcc::fasttune_compact::flow_state) <= 64);
@@ -49,3 +51,5 @@ RC_GTEST_PROP(FastTuneCompact, SameRulesAndWindowsAsQ32BitForBit, ()) {
 RC_GTEST_PROP(FastTuneCompact, ConfigAndStatesEqualObjects, ()) {
   netcc_test::config_states_equal_objects<netcc::fasttune_compact>();
 }
+
+}  // namespace netcc_tests::control_fasttune_compact

@@ -16,6 +16,8 @@
 
 #include "control/int_window_testing.hpp"
 
+namespace netcc_tests::control_fasttune {
+
 using namespace netcc::literals;
 using netcc_test::ack;
 using netcc_test::hop;
@@ -175,8 +177,11 @@ struct plain_ack {
   netcc::int_stack<> hops;
 };
 }  // namespace
+}  // namespace netcc_tests::control_fasttune
+
 template <>
-struct netcc::feedback_traits<plain_ack> {
+struct netcc::feedback_traits<netcc_tests::control_fasttune::plain_ack> {
+  using plain_ack = netcc_tests::control_fasttune::plain_ack;
   using timestamp_clock = netcc::wrapping_clock<64>;
   using tx_counter = netcc::wrapping_counter<64, 1>;
   static constexpr netcc::timestamp now(const plain_ack& a) { return netcc::timestamp{a.t}; }
@@ -186,6 +191,8 @@ struct netcc::feedback_traits<plain_ack> {
   static constexpr std::size_t hop_count(const plain_ack& a) { return a.hops.size(); }
   static constexpr netcc::int_hop hop(const plain_ack& a, std::size_t i) { return a.hops[i]; }
 };
+
+namespace netcc_tests::control_fasttune {
 
 TEST(FastTune, AckTypeWithoutSwitchFlagIsReadAsHostAcks) {
   static_assert(netcc::IntFeedback<plain_ack> && !netcc::SwitchAckFeedback<plain_ack>);
@@ -267,3 +274,5 @@ RC_GTEST_PROP(FastTune, AtTargetOneUpdateAddsExactlyWaiQ32, ()) {
 RC_GTEST_PROP(FastTune, Q32TrajectoryTracksDouble, ()) {
   netcc_test::q32_tracks_double<netcc::fasttune, netcc::basic_fasttune<netcc::arith::q32>>();
 }
+
+}  // namespace netcc_tests::control_fasttune

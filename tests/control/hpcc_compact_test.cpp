@@ -13,6 +13,8 @@
 
 #include "control/int_window_testing.hpp"
 
+namespace netcc_tests::control_hpcc_compact {
+
 using namespace netcc::literals;
 
 static_assert(sizeof(netcc::hpcc_compact::flow_state) <= 64);
@@ -50,3 +52,5 @@ RC_GTEST_PROP(HpccCompact, SameRulesAndWindowsAsQ32BitForBit, ()) {
 RC_GTEST_PROP(HpccCompact, ConfigAndStatesEqualObjects, ()) {
   netcc_test::config_states_equal_objects<netcc::hpcc_compact>();
 }
+
+}  // namespace netcc_tests::control_hpcc_compact

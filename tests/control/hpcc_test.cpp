@@ -19,6 +19,8 @@
 
 #include "control/int_window_testing.hpp"
 
+namespace netcc_tests::control_hpcc {
+
 using namespace netcc::literals;
 using netcc_test::ack;
 using netcc_test::hop;
@@ -514,3 +516,5 @@ RC_GTEST_PROP(IntUtilisation, SampleChoosesTheHopTheKeysChoose, ()) {
   RC_ASSERT(r.u == best_u);
   RC_ASSERT(est.value() == best_u);
 }
+
+}  // namespace netcc_tests::control_hpcc

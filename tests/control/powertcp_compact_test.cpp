@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace netcc_tests::control_powertcp_compact {
+
 using namespace netcc::literals;
 using compact = netcc::powertcp_compact;
 using wire = netcc::hpcc_int_format;
@@ -320,3 +322,5 @@ RC_GTEST_PROP(PowerTcpCompact, ConfigAndStatesEqualObjects, ()) {
   for (std::size_t f = 0; f < flows; ++f)
     RC_ASSERT(std::memcmp(&states[f], &objects[f].state(), sizeof(states[f])) == 0);
 }
+
+}  // namespace netcc_tests::control_powertcp_compact

@@ -16,6 +16,8 @@
 
 #include "control/powertcp_branch_testing.hpp"
 
+namespace netcc_tests::control_powertcp {
+
 using namespace netcc::literals;
 
 namespace {
@@ -826,3 +828,5 @@ TEST(PowerTcp, ReciprocalCacheKeysOnRateAndTau) {
   EXPECT_EQ(a2->bdp, (100_Gbps * 20_us).count());
   EXPECT_EQ(a2->inv_b.divisor(), 100'000'000'000U);
 }
+
+}  // namespace netcc_tests::control_powertcp

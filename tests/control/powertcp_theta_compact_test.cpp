@@ -15,6 +15,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace netcc_tests::control_powertcp_theta_compact {
+
 using namespace netcc::literals;
 using compact = netcc::theta_powertcp_compact;
 
@@ -154,3 +156,5 @@ RC_GTEST_PROP(ThetaPowerTcpCompact, ConfigAndStatesEqualObjects, ()) {
   for (std::size_t f = 0; f < flows; ++f)
     RC_ASSERT(std::memcmp(&states[f], &objects[f].state(), sizeof(states[f])) == 0);
 }
+
+}  // namespace netcc_tests::control_powertcp_theta_compact

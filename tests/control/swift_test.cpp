@@ -19,6 +19,8 @@
 #include <limits>
 #include <vector>
 
+namespace netcc_tests::control_swift {
+
 using namespace netcc::literals;
 
 namespace {
@@ -62,11 +64,16 @@ struct bare_rtt {
 
 }  // namespace
 
+}  // namespace netcc_tests::control_swift
+
 template <>
-struct netcc::feedback_traits<bare_rtt> {
+struct netcc::feedback_traits<netcc_tests::control_swift::bare_rtt> {
+  using bare_rtt = netcc_tests::control_swift::bare_rtt;
   static constexpr timestamp now(const bare_rtt& e) noexcept { return e.t; }
   static constexpr duration rtt(const bare_rtt& e) noexcept { return e.rtt; }
 };
+
+namespace netcc_tests::control_swift {
 
 // ---------------------------------------------------------------- examples, both policies
 
@@ -1117,3 +1124,5 @@ RC_GTEST_PROP(SwiftProp, Q32NumAckedIsTheExactQuotient, ()) {
   const q cap{1'000'000};  // max_cwnd
   RC_ASSERT(cc.fabric_window() == (expect < cap ? expect : cap));
 }
+
+}  // namespace netcc_tests::control_swift

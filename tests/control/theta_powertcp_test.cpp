@@ -15,6 +15,8 @@
 
 #include "control/powertcp_branch_testing.hpp"
 
+namespace netcc_tests::control_theta_powertcp {
+
 using namespace netcc::literals;
 
 namespace {
@@ -346,3 +348,5 @@ RC_GTEST_PROP(ThetaPowerTcp, Q32TrajectoryTracksDouble, ()) {
     netcc_test::check_same_powertcp_branch(d, f, wd_prev);
   }
 }
+
+}  // namespace netcc_tests::control_theta_powertcp

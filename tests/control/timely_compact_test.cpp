@@ -19,6 +19,8 @@
 #include <optional>
 #include <vector>
 
+namespace netcc_tests::control_timely_compact {
+
 using namespace netcc::literals;
 
 namespace {
@@ -386,3 +388,5 @@ RC_GTEST_PROP(TimelyCompactProp, SharedConfigWithExternalStateMatchesTheObject, 
     RC_ASSERT(cfg.rate(st) == cc.rate() && cfg.send_rate(st) == cc.send_rate());
   }
 }
+
+}  // namespace netcc_tests::control_timely_compact

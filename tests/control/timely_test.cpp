@@ -15,6 +15,8 @@
 #include <limits>
 #include <vector>
 
+namespace netcc_tests::control_timely {
+
 using namespace netcc::literals;
 
 namespace {
@@ -542,6 +544,8 @@ TEST(Timely, SendMeterMeasuresTheApplicationRate) {
 // ---------------------------------------------------------------------------------------------
 // Feedback traits, no-sample events, double vs q32.
 
+}  // namespace netcc_tests::control_timely
+
 namespace my_stack {
 struct completion {
   std::uint64_t t_ns;
@@ -558,6 +562,8 @@ struct netcc::feedback_traits<my_stack::completion> {
     return netcc::duration{c.rtt_ns};
   }
 };
+
+namespace netcc_tests::control_timely {
 
 TEST(Timely, TakesAStacksOwnCompletionType) {
   netcc::timely a{mid()}, b{mid()};
@@ -1058,3 +1064,5 @@ TEST(Timely, AckSerialisationBeyondTheClockIsNoSample) {
   EXPECT_EQ(b.prev_rtt(), netcc::duration::zero());
   EXPECT_EQ(a.last_action(), netcc::timely_action::none);
 }
+
+}  // namespace netcc_tests::control_timely

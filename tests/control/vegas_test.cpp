@@ -16,6 +16,8 @@
 #include <limits>
 #include <vector>
 
+namespace netcc_tests::control_vegas {
+
 using namespace netcc::literals;
 
 namespace {
@@ -633,8 +635,11 @@ struct my_ack {
 };
 }  // namespace
 
+}  // namespace netcc_tests::control_vegas
+
 template <>
-struct netcc::feedback_traits<my_ack> {
+struct netcc::feedback_traits<netcc_tests::control_vegas::my_ack> {
+  using my_ack = netcc_tests::control_vegas::my_ack;
   static constexpr netcc::timestamp now(const my_ack& a) {
     return netcc::timestamp{static_cast<std::int64_t>(a.t_ns)};
   }
@@ -645,6 +650,8 @@ struct netcc::feedback_traits<my_ack> {
     return netcc::duration{static_cast<std::int64_t>(a.rtt_ns)};
   }
 };
+
+namespace netcc_tests::control_vegas {
 
 TEST(Vegas, ReadsAStacksOwnAckThroughFeedbackTraits) {
   static_assert(netcc::AckFeedback<my_ack> && netcc::RttFeedback<my_ack>);
@@ -1049,3 +1056,5 @@ RC_GTEST_PROP(VegasProperties, CompactAgreesWithQ32WithinItsRanges, ()) {
   }
   RC_CLASSIFY(compared == stream.size(), "whole trace");
 }
+
+}  // namespace netcc_tests::control_vegas

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 
+namespace netcc_tests::core_arith {
+
 namespace {
 using q32 = netcc::fixed_point<31, 32>;
 using q16 = netcc::fixed_point<15, 16>;
@@ -245,3 +247,5 @@ RC_GTEST_PROP(ArithProp, FastPathsEqualThe128BitDefinitions, ()) {
   check_fast_paths<q16>();
   check_fast_paths<netcc::fixed_point<40, 20>>();
 }
+
+}  // namespace netcc_tests::core_arith

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <limits>
 
+namespace netcc_tests::core_divisor {
+
 namespace {
 
 using netcc::detail::invariant_divisor;
@@ -114,3 +116,5 @@ RC_GTEST_PROP(ReciprocalWordProp, EqualsThe128BitQuotient, ()) {
   const std::uint64_t d = *rc::gen::arbitrary<std::uint64_t>() | (std::uint64_t{1} << 63);
   RC_ASSERT(netcc::detail::reciprocal_word(d) == static_cast<std::uint64_t>(~u128{0} / d));
 }
+
+}  // namespace netcc_tests::core_divisor

@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+namespace netcc_tests::core_ewma {
+
 namespace {
 using q32 = netcc::fixed_point<31, 32>;
 using tw = netcc::time_weight<double>;
@@ -82,3 +84,5 @@ RC_GTEST_PROP(Ewma, FixedPointTracksDouble, ()) {
   }
   RC_ASSERT(std::fabs(d.value() - f.value().to_double()) < 1e-4);
 }
+
+}  // namespace netcc_tests::core_ewma

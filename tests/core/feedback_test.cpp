@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+namespace netcc_tests::core_feedback {
+
 namespace {
 
 // A stack's own ACK type, read through a traits specialisation without copying it into
@@ -20,8 +22,11 @@ struct stack_ack {
 
 }  // namespace
 
+}  // namespace netcc_tests::core_feedback
+
 template <>
-struct netcc::feedback_traits<stack_ack> {
+struct netcc::feedback_traits<netcc_tests::core_feedback::stack_ack> {
+  using stack_ack = netcc_tests::core_feedback::stack_ack;
   static netcc::timestamp now(const stack_ack& a) {
     return netcc::timestamp{static_cast<std::int64_t>(a.t_ns)};
   }
@@ -30,6 +35,8 @@ struct netcc::feedback_traits<stack_ack> {
   static netcc::bytes acked_bytes(const stack_ack& a) { return netcc::bytes{a.len}; }
   static bool ecn_echo(const stack_ack& a) { return a.ce; }
 };
+
+namespace netcc_tests::core_feedback {
 
 static_assert(netcc::EcnFeedback<stack_ack>);
 static_assert(!netcc::IntFeedback<stack_ack>);
@@ -103,3 +110,5 @@ RC_GTEST_PROP(Feedback, IntStackEqualityIgnoresUnusedSlots, ()) {
   b.hops[4].ts ^= (n < 5) ? 1 : 0;  // garbage beyond size() does not matter
   RC_ASSERT(a == b);
 }
+
+}  // namespace netcc_tests::core_feedback

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <limits>
 
+namespace netcc_tests::core_int_wire {
+
 using fmt = netcc::hpcc_int_format;
 using namespace netcc::literals;
 
@@ -114,3 +116,5 @@ RC_GTEST_PROP(IntWire, CustomWidthsRoundTrip, ()) {
   const auto w = *rc::gen::arbitrary<std::uint64_t>();
   RC_ASSERT(f::encode_hop(f::decode_hop(w)) == w);
 }
+
+}  // namespace netcc_tests::core_int_wire

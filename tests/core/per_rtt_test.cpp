@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+namespace netcc_tests::core_per_rtt {
+
 TEST(PerRtt, OneActionPerRound) {
   // Round 1 starts at the first ACK; bytes up to snd_nxt = 10000 were in flight then, so the
   // next round starts only once the cumulative ACK reaches 10000.
@@ -46,3 +48,5 @@ RC_GTEST_PROP(PerRtt, AtMostOneAdvancePerRound, ()) {
     }
   }
 }
+
+}  // namespace netcc_tests::core_per_rtt

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstdint>
 
+namespace netcc_tests::core_rsqrt {
+
 namespace {
 
 using netcc::detail::mul_rsqrt;
@@ -124,3 +126,5 @@ RC_GTEST_PROP(RecipProp, MulRecipWithinItsBoundForAnyWidth, ()) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::core_rsqrt

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 
+namespace netcc_tests::core_units {
+
 using namespace netcc::literals;
 
 TEST(Units, LiteralsAndAccessors) {
@@ -179,3 +181,5 @@ RC_GTEST_PROP(Units, TimestampArithmeticIsTheExactValueClamped, (std::int64_t a,
   if (i128{a} + b == clamp128(i128{a} + b))
     RC_ASSERT(t + netcc::duration{b} - netcc::duration{b} == t);
 }
+
+}  // namespace netcc_tests::core_units

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+namespace netcc_tests::core_validation {
+
 using namespace netcc::literals;
 
 TEST(Validation, NamesFieldValueAndRule) {
@@ -40,3 +42,5 @@ TEST(Validation, DoublesPrintShortestRoundTrip) {
   EXPECT_EQ(netcc::format_value(0.9), "0.9");
   EXPECT_EQ(netcc::format_value(1e300), "1e+300");
 }
+
+}  // namespace netcc_tests::core_validation

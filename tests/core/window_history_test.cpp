@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+namespace netcc_tests::core_window_history {
+
 TEST(WindowHistory, EmptyGivesFallback) {
   netcc::window_history<double, 2> h;
   EXPECT_EQ(h.window_at(123, 42.0), 42.0);
@@ -64,3 +66,5 @@ RC_GTEST_PROP(WindowHistory, MatchesAReferenceModel, ()) {
     if (all[i].first <= q) expect = all[i].second;
   RC_ASSERT(h.window_at(q, -1) == expect);
 }
+
+}  // namespace netcc_tests::core_window_history

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdint>
 
+namespace netcc_tests::core_wrap {
+
 TEST(Wrap, HandComputedDifferences) {
   EXPECT_EQ(netcc::modular<16>::diff(3, 65533), 6);
   EXPECT_EQ(netcc::modular<16>::diff(65533, 3), -6);
@@ -96,3 +98,5 @@ RC_GTEST_PROP(Wrap, UnwrapperFollowsSmallSteps, ()) {
     RC_ASSERT(u.extend(truth & 0xFFFFFFFF) == truth);
   }
 }
+
+}  // namespace netcc_tests::core_wrap

@@ -12,6 +12,8 @@
 #include <limits>
 #include <vector>
 
+namespace netcc_tests::fabric_bolt {
+
 using namespace netcc::literals;
 using netcc::bolt_action;
 using netcc::bolt_header;
@@ -706,3 +708,5 @@ RC_GTEST_PROP(BoltQosWeights, ReciprocalDividesExactly, ()) {
     RC_ASSERT(t.divide(b, m) == b / d);
   }
 }
+
+}  // namespace netcc_tests::fabric_bolt

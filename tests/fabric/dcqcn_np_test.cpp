@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace netcc_tests::fabric_dcqcn_np {
+
 using namespace netcc::literals;
 using netcc::dcqcn_np_action;
 using netcc::dcqcn_np_flow_state;
@@ -151,3 +153,5 @@ RC_GTEST_PROP(DcqcnNp, SuppressSendsWhenDue, ()) {
   const auto d = netcc::dcqcn_np_on_packet(f, true, timestamp{t0 + dt}, p);
   RC_ASSERT((d.action == dcqcn_np_action::send_now) == (dt >= 50'000));
 }
+
+}  // namespace netcc_tests::fabric_dcqcn_np

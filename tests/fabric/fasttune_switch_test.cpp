@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+namespace netcc_tests::fabric_fasttune_switch {
+
 using namespace netcc::literals;
 using kind = netcc::fasttune_packet_kind;
 using netcc::fasttune_action;
@@ -141,3 +143,5 @@ RC_GTEST_PROP(FastTuneSwitch, NewAckLaws, ()) {
     }
   }
 }
+
+}  // namespace netcc_tests::fabric_fasttune_switch

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace netcc_tests::fabric_int_push {
+
 using namespace netcc::literals;
 using fmt = netcc::hpcc_int_format;
 
@@ -138,3 +140,5 @@ RC_GTEST_PROP(IntPush, StackIsNeverOverrun, ()) {
   // Bytes after the encoded stack were never written.
   for (std::size_t k = n; k < buf.size(); ++k) RC_ASSERT(buf[k] == 0);
 }
+
+}  // namespace netcc_tests::fabric_int_push

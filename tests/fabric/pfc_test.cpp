@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+namespace netcc_tests::fabric_pfc {
+
 using namespace netcc::literals;
 using netcc::bytes;
 using netcc::pfc_action;
@@ -143,3 +145,5 @@ RC_GTEST_PROP(Pfc, NothingBetweenThresholds, ()) {
   RC_ASSERT(netcc::pfc_on_backlog(s, bytes{x}, rate, p) == pfc_action::none);
   RC_ASSERT(s == before);
 }
+
+}  // namespace netcc_tests::fabric_pfc

@@ -12,6 +12,8 @@
 
 #include <netcc/core/arith.hpp>
 
+namespace netcc_tests::fabric_red_ecn {
+
 using namespace netcc::literals;
 using netcc::bytes;
 using netcc::ecn_codepoint;
@@ -226,3 +228,5 @@ RC_GTEST_PROP(RedEcn, TableNeverAboveDirectAndMonotone, ()) {
     RC_ASSERT(t.lookup(bytes{x}) == netcc::red_marking_probability(bytes{edge}, p));
   }
 }
+
+}  // namespace netcc_tests::fabric_red_ecn

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+namespace netcc_tests::fabric_token_bucket {
+
 using namespace netcc::literals;
 using netcc::bytes;
 using netcc::timestamp;
@@ -193,3 +195,5 @@ RC_GTEST_PROP(TokenBucket, AfterIdleMatchesState, ()) {
             netcc::token_bucket_after_idle(tokens, more, p));
   RC_ASSERT(netcc::token_bucket_after_idle(tokens, more, p) <= p.bucket);
 }
+
+}  // namespace netcc_tests::fabric_token_bucket

@@ -8,6 +8,8 @@
 
 #include <type_traits>
 
+namespace netcc_tests::static_bolt_sender {
+
 namespace {
 using namespace netcc::literals;
 
@@ -134,3 +136,5 @@ static_assert(takes_src<netcc::bolt_sender_compact, netcc::src_event>);
 static_assert(netcc::Controller<netcc::bolt_sender_compact>);
 
 }  // namespace
+
+}  // namespace netcc_tests::static_bolt_sender

@@ -6,6 +6,8 @@
 
 #include <type_traits>
 
+namespace netcc_tests::static_calculus {
+
 namespace {
 
 using netcc::calculus::breakpoint;
@@ -51,3 +53,5 @@ static_assert(std::is_nothrow_move_constructible_v<netcc::calculus::curve>);
 static_assert(std::is_nothrow_move_constructible_v<netcc::calculus::double_curve>);
 
 }  // namespace
+
+}  // namespace netcc_tests::static_calculus

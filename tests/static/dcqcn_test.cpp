@@ -5,6 +5,8 @@
 // compiler; the per-flow state budget.
 #include <netcc/control/dcqcn.hpp>
 
+namespace netcc_tests::static_dcqcn {
+
 namespace {
 
 // Table I: fast recovery while both counters are below F, additive once one reaches F, hyper
@@ -76,3 +78,5 @@ constexpr bool config_matches_object() {
 static_assert(config_matches_object());
 
 }  // namespace
+
+}  // namespace netcc_tests::static_dcqcn

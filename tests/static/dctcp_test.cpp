@@ -7,6 +7,8 @@
 
 #include <type_traits>
 
+namespace netcc_tests::static_dctcp {
+
 namespace {
 
 template <class C>
@@ -79,3 +81,5 @@ static_assert(netcc::dctcp_gain_ceiling(98.0, 0.0) > 0.099 &&
               netcc::dctcp_gain_ceiling(98.0, 0.0) < 0.0991);  // 1.386294 / 14
 
 }  // namespace
+
+}  // namespace netcc_tests::static_dctcp

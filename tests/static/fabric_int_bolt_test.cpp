@@ -11,6 +11,8 @@
 #include <array>
 #include <cstdint>
 
+namespace netcc_tests::static_fabric_int_bolt {
+
 namespace {
 using namespace netcc::literals;
 
@@ -236,3 +238,5 @@ constexpr int int_wire_pushes() {
 }
 static_assert(int_wire_pushes() == 5);  // the hop limit (HPCC §3.2), then refused
 }  // namespace
+
+}  // namespace netcc_tests::static_fabric_int_bolt

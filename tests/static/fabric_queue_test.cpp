@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+namespace netcc_tests::static_fabric_queue {
+
 namespace {
 using namespace netcc::literals;
 using netcc::bytes;
@@ -161,3 +163,5 @@ constexpr auto curve = netcc::token_bucket_arrival_curve(tb);
 static_assert(curve.at(0_ns) == 0_B && curve.at(1_ns) == 3001_B && curve.at(1_us) == 4250_B);
 
 }  // namespace
+
+}  // namespace netcc_tests::static_fabric_queue

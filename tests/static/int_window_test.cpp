@@ -4,6 +4,8 @@
 #include <netcc/control/fasttune.hpp>
 #include <netcc/control/hpcc.hpp>
 
+namespace netcc_tests::static_int_window {
+
 namespace {
 
 using namespace netcc::literals;
@@ -40,3 +42,5 @@ static_assert(netcc::detail::hop_utilisation<double>(12500, 1000_ns, 25000, 100_
 static_assert(netcc::detail::hop_utilisation<double>(-5, 1000_ns, -1, 100_Gbps, 10_us, 1e9) == 0.0);
 
 }  // namespace
+
+}  // namespace netcc_tests::static_int_window

@@ -7,6 +7,8 @@
 
 #include <array>
 
+namespace netcc_tests::static_int_wire {
+
 namespace {
 using namespace netcc::literals;
 using fmt = netcc::hpcc_int_format;
@@ -40,3 +42,5 @@ constexpr double history() {
 }
 static_assert(history() == 3.0);
 }  // namespace
+
+}  // namespace netcc_tests::static_int_wire

@@ -5,6 +5,8 @@
 #include <netcc/control/powertcp.hpp>
 #include <netcc/core/int_wire.hpp>
 
+namespace netcc_tests::static_powertcp {
+
 namespace {
 using namespace netcc::literals;
 
@@ -52,3 +54,5 @@ static_assert(netcc::rtt_power::accepts<netcc::ack_event>);
 static_assert(!netcc::rtt_power::accepts<netcc::cnp_event>);
 static_assert(!netcc::int_power<>::once_per_rtt && netcc::rtt_power::once_per_rtt);
 }  // namespace
+
+}  // namespace netcc_tests::static_powertcp

@@ -5,6 +5,8 @@
 // budget; the feedback concepts it reads.
 #include <netcc/control/swift.hpp>
 
+namespace netcc_tests::static_swift {
+
 namespace {
 
 using swift_q32 = netcc::basic_swift<netcc::arith::q32>;
@@ -82,3 +84,5 @@ static_assert(!netcc::SwiftEndpointFeedback<netcc::rtt_event>);
 static_assert(!netcc::HopCountFeedback<netcc::rtt_event>);
 
 }  // namespace
+
+}  // namespace netcc_tests::static_swift

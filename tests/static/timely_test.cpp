@@ -6,6 +6,8 @@
 // per-flow state budgets, and netcc::timely_compact's Algorithm 1 steps.
 #include <netcc/control/timely.hpp>
 
+namespace netcc_tests::static_timely {
+
 namespace {
 using namespace netcc::literals;
 
@@ -145,3 +147,5 @@ constexpr bool compact_algorithm1_lines() {
 static_assert(compact_algorithm1_lines());
 
 }  // namespace
+
+}  // namespace netcc_tests::static_timely

@@ -2,6 +2,8 @@
 // static_assert-only: the unit arithmetic and its rounding rules, evaluated at compile time.
 #include <netcc/core/units.hpp>
 
+namespace netcc_tests::static_units {
+
 namespace {
 using namespace netcc::literals;
 
@@ -20,3 +22,5 @@ static_assert(2.5_Gbps == netcc::bit_rate{2'500'000'000});
 static_assert(1.5_us == 1500_ns);
 static_assert(64_KiB == 65536_B && 1_MB == 1000'000_B && 1_MiB == 1048576_B);
 }  // namespace
+
+}  // namespace netcc_tests::static_units

@@ -6,6 +6,8 @@
 // concepts it needs.
 #include <netcc/control/vegas.hpp>
 
+namespace netcc_tests::static_vegas {
+
 namespace {
 
 using netcc::duration;
@@ -88,3 +90,5 @@ static_assert(!accepts<netcc::vegas, netcc::cnp_event>);
 static_assert(!accepts<netcc::vegas, netcc::src_event>);
 
 }  // namespace
+
+}  // namespace netcc_tests::static_vegas

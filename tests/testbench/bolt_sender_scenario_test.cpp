@@ -41,6 +41,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_bolt_sender_scenario {
+
 using namespace netcc::literals;
 namespace tb = netcc::testbench;
 
@@ -264,3 +266,5 @@ TEST(BoltScenario, StarTransfersAtHighUtilisationAndPruDoesNotHurt) {
   EXPECT_GE(on.util, 1 - 5 * mtu / bdp);
   EXPECT_GE(on.util, off.util);
 }
+
+}  // namespace netcc_tests::testbench_bolt_sender_scenario

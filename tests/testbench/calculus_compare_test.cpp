@@ -68,6 +68,8 @@
 #include <utility>
 #include <vector>
 
+namespace netcc_tests::testbench_calculus_compare {
+
 using namespace netcc::literals;
 namespace nc = netcc::calculus;
 namespace tb = netcc::testbench;
@@ -682,3 +684,5 @@ TEST(CalculusCompare, PfcOnlyIncastOfSectionV) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::testbench_calculus_compare

@@ -35,6 +35,8 @@
 #include <cstdio>
 #include <vector>
 
+namespace netcc_tests::testbench_calculus_driver_compare {
+
 namespace {
 
 namespace nc = netcc::calculus;
@@ -251,3 +253,5 @@ TEST(DriverAgainstTestbench, DcqcnIncastOfSectionV) {
 }
 
 }  // namespace
+
+}  // namespace netcc_tests::testbench_calculus_driver_compare

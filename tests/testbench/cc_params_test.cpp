@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_cc_params {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -288,3 +290,5 @@ TEST(CcParams, CcSeriesFlowsRecordAlphaAndCnps) {
   EXPECT_EQ(tb::set_key(t, "cc_series_flows", "all"), "");
   EXPECT_EQ(tb::set_key(t, "cc_series_flows", "-1").rfind("cc_series_flows = -1: ", 0), 0u);
 }
+
+}  // namespace netcc_tests::testbench_cc_params

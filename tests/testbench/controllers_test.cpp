@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_controllers {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -110,3 +112,5 @@ TEST(RunnerWiring, ScenarioBaseRtt) {
   s.leaves = 1;  // one leaf: 2 hops
   EXPECT_EQ(tb::scenario_base_rtt(s), netcc::duration{4 * 1000 + 2 * (480 + 21)});
 }
+
+}  // namespace netcc_tests::testbench_controllers

@@ -31,6 +31,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_dcqcn_scenario {
+
 using namespace netcc::literals;
 namespace tb = netcc::testbench;
 
@@ -197,3 +199,5 @@ TEST(DcqcnScenario, TwoFlowsConvergeToFairSharesWithTheLinkBusy) {
     EXPECT_LE(netcc::to_double(c.rp().alpha()), 1.0);
   }
 }
+
+}  // namespace netcc_tests::testbench_dcqcn_scenario

@@ -34,6 +34,8 @@
 #include <memory>
 #include <vector>
 
+namespace netcc_tests::testbench_dctcp_scenario {
+
 using namespace netcc::literals;
 namespace tb = netcc::testbench;
 
@@ -116,3 +118,5 @@ TEST_P(DctcpSawtooth, QueueFollowsSection33WithFullThroughput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Flows, DctcpSawtooth, ::testing::Values(2, 5, 10));
+
+}  // namespace netcc_tests::testbench_dctcp_scenario

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_io {
+
 namespace tb = netcc::testbench;
 namespace fs = std::filesystem;
 
@@ -106,3 +108,5 @@ RC_GTEST_PROP(Io, AcceptedNamesStayInsideTheDirectory, ()) {
     RC_ASSERT(fs::path(p).lexically_normal().parent_path() == fs::path("out"));
   }
 }
+
+}  // namespace netcc_tests::testbench_io

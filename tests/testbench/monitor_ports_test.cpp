@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_monitor_ports {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -173,3 +175,5 @@ TEST(Cnps, NoneWithoutANotificationPoint) {
   EXPECT_EQ(r.cnps, 0u);
   EXPECT_TRUE(r.flow_cnps.empty());
 }
+
+}  // namespace netcc_tests::testbench_monitor_ports

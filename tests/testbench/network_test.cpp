@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+namespace netcc_tests::testbench_network {
+
 using namespace netcc::literals;
 namespace tb = netcc::testbench;
 
@@ -735,3 +737,5 @@ TEST(Network, RttNoiseIsUniformOrNormalPerSampleAndSeeded) {
   EXPECT_EQ(noisy_rtts(tb::rtt_noise::uniform, 2'000, 1), uni);
   EXPECT_NE(noisy_rtts(tb::rtt_noise::uniform, 2'000, 2), uni);
 }
+
+}  // namespace netcc_tests::testbench_network

@@ -23,6 +23,8 @@
 #include <cmath>
 #include <cstdio>
 
+namespace netcc_tests::testbench_repro_bolt_src {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -99,3 +101,5 @@ TEST(ReproBoltSrc, Eq3) {
                                        netcc::duration{2}),
             0);
 }
+
+}  // namespace netcc_tests::testbench_repro_bolt_src

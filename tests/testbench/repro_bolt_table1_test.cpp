@@ -17,6 +17,8 @@
 
 #include <cstdio>
 
+namespace netcc_tests::testbench_repro_bolt_table1 {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -59,3 +61,5 @@ TEST(ReproBoltTable1, PruOutweighsSmAndBothBeatNeither) {
   EXPECT_GT(on_off, off_on);
   EXPECT_GT(on_on, off_off);
 }
+
+}  // namespace netcc_tests::testbench_repro_bolt_table1

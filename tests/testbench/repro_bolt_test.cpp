@@ -26,6 +26,8 @@
 #include <map>
 #include <string>
 
+namespace netcc_tests::testbench_repro_bolt {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -168,3 +170,5 @@ TEST(ReproBolt, RerouteKeysAreChecked) {
   EXPECT_EQ(tb::set_key(s, "reroute_us", "-1"), "reroute_us = -1: must be in [0, 1e+07]");
   EXPECT_EQ(tb::set_key(s, "reroute_flows", "0"), "reroute_flows = 0: must be in [1, 1024]");
 }
+
+}  // namespace netcc_tests::testbench_repro_bolt

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_repro_fairness {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -122,3 +124,5 @@ TEST(ReproFairness, FlowsJoiningAndLeavingConvergeToFairShares) {
     }
   }
 }
+
+}  // namespace netcc_tests::testbench_repro_fairness

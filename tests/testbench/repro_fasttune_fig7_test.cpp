@@ -19,6 +19,8 @@
 #include <cstdio>
 #include <string>
 
+namespace netcc_tests::testbench_repro_fasttune_fig7 {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -92,3 +94,5 @@ TEST(ReproFasttuneFig7, FastTuneReactsBeforeHpcc) {
   EXPECT_LT(ft.lowest, hpcc.lowest);
   EXPECT_LT(ft.lowest, plus.lowest);
 }
+
+}  // namespace netcc_tests::testbench_repro_fasttune_fig7

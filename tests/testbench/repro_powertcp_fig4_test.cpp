@@ -35,6 +35,8 @@
 #include <map>
 #include <string>
 
+namespace netcc_tests::testbench_repro_powertcp_fig4 {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -168,3 +170,5 @@ TEST(ReproPowertcpFig4, TwoFiftyFiveToOneIncast) {
   EXPECT_LT(hpcc.mean_gbps, power.mean_gbps);
   EXPECT_LT(timely.mean_gbps, 0.8 * line_gbps);
 }
+
+}  // namespace netcc_tests::testbench_repro_powertcp_fig4

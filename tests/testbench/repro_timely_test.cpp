@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_repro_timely {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -87,3 +89,5 @@ TEST(ReproTimely, Table1AndFigure9) {
   EXPECT_GT(high.mean_rtt_us, 50.0);
   EXPECT_LT(low.p99_rtt_us, 500.0);
 }
+
+}  // namespace netcc_tests::testbench_repro_timely

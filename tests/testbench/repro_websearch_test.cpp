@@ -19,6 +19,8 @@
 #include <map>
 #include <string>
 
+namespace netcc_tests::testbench_repro_websearch {
+
 namespace tb = netcc::testbench;
 
 TEST(ReproWebsearch, PowertcpShortensShortFlowTails) {
@@ -47,3 +49,5 @@ TEST(ReproWebsearch, PowertcpShortensShortFlowTails) {
   EXPECT_LT(p.p99_slowdown_short, r["dcqcn"].p99_slowdown_short);
   EXPECT_LE(p.p99_slowdown_long, 1.1 * r["hpcc"].p99_slowdown_long);
 }
+
+}  // namespace netcc_tests::testbench_repro_websearch

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <string>
 
+namespace netcc_tests::testbench_scenario {
+
 namespace tb = netcc::testbench;
 namespace fs = std::filesystem;
 
@@ -214,3 +216,5 @@ RC_GTEST_PROP(Scenario, EstimateGrowsWithTheRunAndShrinksWithTheSampleInterval, 
     RC_ASSERT(tb::check_resources(s, e, e.total_bytes() - 1).find("over the limit") !=
               std::string::npos);
 }
+
+}  // namespace netcc_tests::testbench_scenario

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <string>
 
+namespace netcc_tests::testbench_summary {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -146,3 +148,5 @@ TEST(Summary, FlowsKeyNamesHostsAndRules) {
             std::string::npos);
   EXPECT_NE(tb::set_key(s, "chain_gbps", "100,x").find("'x' is not a number"), std::string::npos);
 }
+
+}  // namespace netcc_tests::testbench_summary

@@ -33,6 +33,8 @@
 #include <memory>
 #include <vector>
 
+namespace netcc_tests::testbench_swift_scenario {
+
 using namespace netcc::literals;
 namespace tb = netcc::testbench;
 
@@ -130,3 +132,5 @@ TEST_P(SwiftOperatingPoint, DelaySettlesAtTargetWithFullFairThroughput) {
 
 INSTANTIATE_TEST_SUITE_P(Flows, SwiftOperatingPoint,
                          ::testing::Values(shape{2, false}, shape{8, true}));
+
+}  // namespace netcc_tests::testbench_swift_scenario

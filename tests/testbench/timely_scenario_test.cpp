@@ -44,6 +44,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_timely_scenario {
+
 using namespace netcc::literals;
 namespace tb = netcc::testbench;
 
@@ -226,3 +228,5 @@ void two_flows(netcc::duration t_high) {
 TEST(TimelyScenario, TwoFlowsOnADumbbellShareBetweenThresholds) {
   two_flows(500_us);  // §6 default
 }
+
+}  // namespace netcc_tests::testbench_timely_scenario

@@ -40,6 +40,8 @@
 #include <memory>
 #include <vector>
 
+namespace netcc_tests::testbench_vegas_scenario {
+
 using namespace netcc::literals;
 namespace tb = netcc::testbench;
 
@@ -112,3 +114,5 @@ TEST_P(VegasEquilibrium, QueueHoldsAlphaToBetaPacketsPerFlowAtFullThroughput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Flows, VegasEquilibrium, ::testing::Values(1, 2, 4));
+
+}  // namespace netcc_tests::testbench_vegas_scenario

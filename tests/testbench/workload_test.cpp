@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+namespace netcc_tests::testbench_workload {
+
 namespace tb = netcc::testbench;
 
 namespace {
@@ -105,3 +107,5 @@ RC_GTEST_PROP(Workload, SamplesStayWithinTheCdfAndAreMonotone, (double a, double
   RC_ASSERT(su <= 30'000'000);
   if (u <= v) RC_ASSERT(su <= sv);
 }
+
+}  // namespace netcc_tests::testbench_workload
