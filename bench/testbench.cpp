@@ -140,8 +140,8 @@ double peak_rss_bytes() {
 // Web search (data/cdf/websearch.cdf) at 60% load, all-to-all between random distinct hosts of a
 // k = 16 fat-tree: 100 Gbps hosts and fabric, 1 us links, PowerTCP over INT at every switch, as
 // netcc-sim's fattree topology builds it (built here from the engine's API directly). The runs
-// cover 10 ms and 1 ms simulated; counters: packet-hops, events, hops_per_s, hops_per_cpu_s
-// and the flows it offered.
+// cover 10 ms and 1 ms simulated; counters: packet-hops, events (and events per packet-hop),
+// hops_per_s, hops_per_cpu_s and the flows it offered.
 void BM_fattree_websearch(benchmark::State& state) {
   const bool full = full_size();
   const auto k = static_cast<std::size_t>(state.range(0));
@@ -191,6 +191,7 @@ void BM_fattree_websearch(benchmark::State& state) {
   state.counters["packet_hops"] = static_cast<double>(hops);
   state.counters["events"] = static_cast<double>(events);
   state.counters["flows"] = static_cast<double>(flows);
+  state.counters["events_per_hop"] = static_cast<double>(events) / static_cast<double>(hops);
   // The run only, no set-up; per wall-clock second and per second of this process's CPU time
   // (the figure to compare on a shared machine).
   state.counters["hops_per_s"] = static_cast<double>(hops) / seconds;

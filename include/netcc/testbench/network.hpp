@@ -3,7 +3,10 @@
 /// @brief The testbench engine: a deterministic discrete-event packet network.
 ///
 /// Time is integer nanoseconds. Events are ordered by (time, insertion order), so the same
-/// network, flows and seed give the same bytes out on every run and with every compiler.
+/// network, flows and seed give the same bytes out on every run and with every compiler. (A
+/// packet's arrival at the next node is queued when its transmission starts, with the order
+/// that transmission's end takes; that end is an event only when something waits for it: see
+/// start_tx.)
 ///
 /// Model:
 /// - **links**: a rate and a propagation delay per direction; a packet occupies the link for
@@ -279,9 +282,9 @@ class network {
   /// @brief Connect `a` and `b` with a full-duplex link (same spec both ways).
   void connect(node_id a, node_id b, link_spec l) {
     nodes_[a].ports.push_back(port_state{
-        .peer = b, .peer_port = static_cast<std::uint32_t>(nodes_[b].ports.size()), .link = l});
+        .peer = b, .link = l, .peer_port = static_cast<std::uint32_t>(nodes_[b].ports.size())});
     nodes_[b].ports.push_back(port_state{
-        .peer = a, .peer_port = static_cast<std::uint32_t>(nodes_[a].ports.size() - 1), .link = l});
+        .peer = a, .link = l, .peer_port = static_cast<std::uint32_t>(nodes_[a].ports.size() - 1)});
     routed_ = false;
   }
 
@@ -439,6 +442,7 @@ class network {
         break;
       }
       now_ = timestamp{e.t};
+      cur_order_ = e.order_kind;
       ++events_;
       // Prefetch in two stages: an event a few places ahead loads its packet or port, the next
       // event follows them to its egress port, INT records and queue head.
@@ -649,12 +653,19 @@ class network {
         for (const event& e : from) b_[bucket(e.t)].push_back(e);
         from.clear();
         min_bucket_ = no_min;
+        // Bucket 0 is in insertion order, which is the order's but for an event queued late
+        // with an earlier order (event_queue::push_ordered): sort it then.
+        if (!std::is_sorted(b_[0].begin(), b_[0].end(), order_less))
+          std::sort(b_[0].begin(), b_[0].end(), order_less);
       }
       --size_;
       return b_[0][head0_++];
     }
 
    private:
+    static bool order_less(const event& x, const event& y) noexcept {
+      return x.order_kind < y.order_kind;
+    }
     static constexpr unsigned no_min = 1000;
     // The time as an unsigned key in the same order.
     static std::uint64_t key(std::int64_t t) noexcept {
@@ -671,7 +682,7 @@ class network {
       const std::vector<event>& from = b_[i];
       std::size_t m = 0;
       for (std::size_t k = 1; k < from.size(); ++k)
-        if (from[k].t < from[m].t) m = k;  // the first at the smallest time: insertion order
+        if (later(from[m], from[k])) m = k;
       min_bucket_ = i;
       min_index_ = m;
     }
@@ -688,10 +699,11 @@ class network {
   // events less than `wheel_slots` ns ahead of the last popped time (a packet's serialisation
   // and propagation: nearly every event), and the radix heap above for the rest (timeouts,
   // samples, ticks, long links). A slot holds the events of one time, in insertion order: events
-  // get increasing orders as they are pushed, so each slot is a FIFO sorted by order, and a pop
-  // takes the smaller (time, order) of the wheel's first event and the heap's. The sequence is
-  // exactly the radix heap's alone, at a few instructions per event instead of its moves
-  // between buckets. A bitmap of the non-empty slots finds the next one.
+  // get increasing orders as they are pushed (but for push_ordered's, which go to their place),
+  // so each slot is a FIFO sorted by order, and a pop takes the smaller (time, order) of the
+  // wheel's first event and the heap's. The sequence is exactly the radix heap's alone, at a
+  // few instructions per event instead of its moves between buckets. A bitmap of the non-empty
+  // slots finds the next one.
   class event_queue {
    public:
     [[nodiscard]] bool empty() const noexcept { return n_wheel_ == 0 && far_.empty(); }
@@ -714,6 +726,23 @@ class network {
         front_ = s;
       }
       ++n_wheel_;
+    }
+    // Push an event whose order may be smaller than that of events already queued at its time
+    // (a tx_done queued after its transmission started; its time is now or later): it goes
+    // to its place in its slot, not at the end.
+    void push_ordered(const event& e) {
+      if (static_cast<std::uint64_t>(e.t - cursor_) >= wheel_slots) {
+        push(e);  // the heap orders by (time, order) whatever the insertion order
+        return;
+      }
+      push(e);
+      slot& s = slots_[static_cast<std::size_t>(e.t) & slot_mask];
+      auto it = s.events.end() - 1;
+      while (it - s.events.begin() > static_cast<std::ptrdiff_t>(s.head) &&
+             (it - 1)->order_kind > it->order_kind) {
+        std::iter_swap(it - 1, it);
+        --it;
+      }
     }
     // The event `d` places after the next one in the wheel's first slot, if that slot has it;
     // else null: a hint for prefetching only.
@@ -803,64 +832,67 @@ class network {
     bool far_known_ = false;
   };
 
-  // A growable ring: FIFO without per-packet allocation (20 B, so a port's two fit in one
-  // cache line with its packet counter).
-  template <class T>
-  class basic_ring {
+  // A port's two FIFOs of packet indices, control ([0]) and data ([1]), each a growable ring
+  // (no per-packet allocation). 40 B, so they share a cache line with the port's packet
+  // counter, serialisation times and the order of its transmission's end.
+  class port_queues {
    public:
-    [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
-    [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
-    void push(T v) {
-      if (n_ == cap_) grow();
-      buf_[(head_ + n_) & (cap_ - 1)] = v;
-      ++n_;
+    [[nodiscard]] bool empty(std::size_t q) const noexcept { return n_[q] == 0; }
+    void push(std::size_t q, std::uint32_t v) {
+      if (n_[q] == cap_[q]) grow(q);
+      buf_[q][(head_[q] + n_[q]) & (cap_[q] - 1)] = v;
+      ++n_[q];
     }
-    T pop() noexcept {
-      const T v = buf_[head_];
-      head_ = (head_ + 1) & (cap_ - 1);
-      --n_;
+    std::uint32_t pop(std::size_t q) noexcept {
+      const std::uint32_t v = buf_[q][head_[q]];
+      head_[q] = (head_[q] + 1) & (cap_[q] - 1);
+      --n_[q];
       return v;
     }
-    [[nodiscard]] const T& front() const noexcept { return buf_[head_]; }
+    [[nodiscard]] std::uint32_t front(std::size_t q) const noexcept { return buf_[q][head_[q]]; }
 
    private:
-    void grow() {
-      const std::uint32_t c = cap_ == 0 ? 16 : cap_ * 2;
-      auto b = std::make_unique<T[]>(c);
-      for (std::uint32_t i = 0; i < n_; ++i) b[i] = buf_[(head_ + i) & (cap_ - 1)];
-      buf_ = std::move(b);
-      cap_ = c;
-      head_ = 0;
+    void grow(std::size_t q) {
+      const std::uint32_t c = cap_[q] == 0 ? 16 : cap_[q] * 2;
+      auto b = std::make_unique<std::uint32_t[]>(c);
+      for (std::uint32_t i = 0; i < n_[q]; ++i) b[i] = buf_[q][(head_[q] + i) & (cap_[q] - 1)];
+      buf_[q] = std::move(b);
+      cap_[q] = c;
+      head_[q] = 0;
     }
-    std::unique_ptr<T[]> buf_;
-    std::uint32_t cap_ = 0, head_ = 0, n_ = 0;
+    std::array<std::unique_ptr<std::uint32_t[]>, 2> buf_{};
+    std::array<std::uint32_t, 2> cap_{}, head_{}, n_{};
   };
-  using ring = basic_ring<std::uint32_t>;
+  static constexpr std::size_t ctl_q = 0;   // the control queue
+  static constexpr std::size_t data_q = 1;  // the data queue
   // A port; what every packet through it reads and writes comes first (one cache line), then
   // its two queues and its packet counter (the next), then the counters read only at the end
   // (tx_bytes, tx_packets and max_queue of `stats` are filled from the hot fields when read:
   // sync_stats).
   struct alignas(64) port_state {
     node_id peer = 0;
-    std::uint32_t peer_port = 0;
+    bool paused = false;      // PFC: the downstream neighbour paused this port's data
+    bool tx_pending = false;  // a tx_done event is in the queue (at busy_until, busy_order)
     link_spec link{};
     bytes q_bytes{};
     std::uint64_t tx_total = 0;  // bytes transmitted: INT's tx-bytes counter, stats.tx_bytes
-    std::uint32_t in_tx = 0;
-    bool busy = false;
-    bool paused = false;  // PFC: the downstream neighbour paused this port's data
-    bytes max_q{};        // largest occupancy: stats.max_queue
-    ring hi{}, lo{};
+    // The end of the last transmission (ns); with busy_order, the (time, order) of the event
+    // that ends it (see link_free).
+    std::int64_t busy_until = std::numeric_limits<std::int64_t>::min();
+    bytes max_q{};  // largest occupancy: stats.max_queue
+    port_queues q{};
     std::uint64_t tx_count = 0;  // packets transmitted: stats.tx_packets
     // The last serialisation time computed here for a control packet ([0]) and a data packet
     // ([1]), and the sizes they were for (0: none): most packets are one of two sizes, so the
     // 128-bit division of bytes / bit_rate is rare.
     std::array<std::uint16_t, 2> ser_size{}, ser_ns{};
+    std::uint64_t busy_order = 0;
     mutable port_stats stats{};
-    double dt_alpha = -1;    // Dynamic Thresholds alpha of this queue (< 0: the switch's)
-    bolt_port_state bolt{};  // Bolt PRU / supply registers of this egress port
-    bytes ingress_bytes{};   // PFC: data bytes queued in this node that arrived here
-    pfc_port_state pfc{};    // PFC: this ingress port has paused its upstream neighbour
+    std::uint32_t peer_port = 0;  // the peer's port of this link (read for PFC peers only)
+    double dt_alpha = -1;         // Dynamic Thresholds alpha of this queue (< 0: the switch's)
+    bolt_port_state bolt{};       // Bolt PRU / supply registers of this egress port
+    bytes ingress_bytes{};        // PFC: data bytes queued in this node that arrived here
+    pfc_port_state pfc{};         // PFC: this ingress port has paused its upstream neighbour
     timestamp paused_since{};
   };
   struct node_state {
@@ -1144,7 +1176,7 @@ class network {
   }
   // The second stage, for the next event (its packet or port loaded by the first): an arrival
   // at a switch loads its egress port and INT records, at a host its flow; a finished
-  // transmission loads its packet and the head of the data queue.
+  // transmission loads the packet it sends next.
   void prefetch_next(const event& e) const noexcept {
     if (e.kind() == ev::arrive) {
       const packet& pk = pool_[e.b];
@@ -1160,8 +1192,8 @@ class network {
       if (pk.int_slot != no_int_slot) __builtin_prefetch(&int_pool_[pk.int_slot]);
     } else if (e.kind() == ev::tx_done) {
       const port_state& p = hot_[e.a].ports[e.b];
-      __builtin_prefetch(&pool_[p.in_tx]);
-      if (!p.lo.empty()) __builtin_prefetch(&pool_[p.lo.front()]);
+      const std::size_t q = p.q.empty(ctl_q) ? data_q : ctl_q;
+      if (!p.q.empty(q)) __builtin_prefetch(&pool_[p.q.front(q)]);
     }
   }
 
@@ -1224,9 +1256,34 @@ class network {
     p.q_bytes += queued.size;
     if ((flags & f_shared) != 0) nodes_[n].held += queued.size;
     p.max_q = std::max(p.max_q, p.q_bytes);
-    (queued.control ? p.hi : p.lo).push(pkt_index);
+    p.q.push(queued.control ? ctl_q : data_q, pkt_index);
     if ((flags & f_pfc) != 0 && !queued.control) pfc_account(n, queued.in_port, queued.size);
-    if (!p.busy) start_tx(n, pi);
+    if (link_free(p)) {
+      start_tx(n, pi);
+    } else {
+      due_tx_done(n, pi);
+    }
+  }
+
+  // Whether port `p`'s link is free at the event being handled: its last transmission ends
+  // before it in (time, order), i.e. that transmission's tx_done (in the queue, or the one it
+  // would have) has been handled, as if every transmission had its event.
+  [[nodiscard]] bool link_free(const port_state& p) const noexcept {
+    return now_.count() > p.busy_until ||
+           (now_.count() == p.busy_until && cur_order_ >= p.busy_order);
+  }
+  // The link of port `pi` of `n` is busy: if a packet may go and no tx_done is in the queue,
+  // put it there, at the (time, order) the transmission's own event has.
+  void due_tx_done(node_id n, std::uint32_t pi) {
+    port_state& p = hot_[n].ports[pi];
+    if (p.tx_pending || !sendable(p)) return;
+    p.tx_pending = true;
+    queue_.push_ordered(event{p.busy_until, p.busy_order, n, pi});
+  }
+
+  // Whether port `p` has a packet it may send (PFC pauses data, not control).
+  [[nodiscard]] static bool sendable(const port_state& p) noexcept {
+    return !p.q.empty(ctl_q) || (!p.q.empty(data_q) && !p.paused);
   }
 
   // Buffer admission: the port's own buffer (enqueue), or the switch's shared buffer under
@@ -1264,8 +1321,12 @@ class network {
       return;
     }
     p.stats.paused_time += now_ - p.paused_since;
-    if (!p.busy) start_tx(n, pi);
-    if (!nodes_[n].ports[pi].busy && nodes_[n].host) kick_host(n);
+    if (!link_free(p)) {
+      due_tx_done(n, pi);
+      return;
+    }
+    start_tx(n, pi);
+    if (link_free(p) && nodes_[n].host) kick_host(n);
   }
 
   // Bolt Algorithm 1 at the ingress of egress port `pi`: the data packet's INC/DEC change in
@@ -1330,19 +1391,27 @@ class network {
     }
   }
 
+  // Transmit the next packet of port `pi` of `n` (the link is free now). Its arrival at the
+  // peer is scheduled at once (the end of its serialisation plus the link's delay), and the
+  // port remembers the (time, order) at which its link frees (busy_until, busy_order): the
+  // tx_done event that starts the next packet is put in the queue only when a packet waits
+  // (now, or when one joins or PFC resumes the data queue before the link frees: enqueue,
+  // on_pfc, due_tx_done), and always at a host, whose senders are pulled when its NIC frees.
+  // The arrival takes the order of the tx_done that scheduled it before (the order reserved
+  // here, its kind after tx_done's), and the tx_done, whenever it is queued, the order it had
+  // when it was queued here: so a packet that finds the link free starts at once, and a hop
+  // through an idle switch port is one event (the arrival), not two.
   void start_tx(node_id n, std::uint32_t pi) {
     const std::uint8_t flags = hot_[n].flags;
     port_state& p = hot_[n].ports[pi];
-    if (p.hi.empty() && (p.lo.empty() || p.paused)) return;  // PFC pauses data, not control
-    const std::uint32_t idx = p.hi.empty() ? p.lo.pop() : p.hi.pop();
+    if (!sendable(p)) return;
+    const std::uint32_t idx = p.q.empty(ctl_q) ? p.q.pop(data_q) : p.q.pop(ctl_q);
     packet& pk = pool_[idx];
     p.q_bytes -= pk.size;
     if ((flags & f_shared) != 0) nodes_[n].held -= pk.size;
     if ((flags & f_pfc) != 0 && !pk.control) pfc_account(n, pk.in_port, -pk.size);
     if ((flags & f_ecn_deq) != 0 && pk.kind == packet_kind::data && pk.ect)
       maybe_mark(nodes_[n].sw, p, pk);
-    p.busy = true;
-    p.in_tx = idx;
     p.tx_total += static_cast<std::uint64_t>(pk.size.count());
     ++p.tx_count;
     ++hops_;
@@ -1353,7 +1422,18 @@ class network {
                         .tx_bytes = p.tx_total,
                         .link_rate = p.link.rate});
     }
-    schedule(now_ + serialisation(p, pk.size, pk.control ? 0 : 1), ev::tx_done, n, pi);
+    const std::int64_t end = now_.count() + serialisation(p, pk.size, pk.control ? 0 : 1).count();
+    const std::uint64_t order = order_++;
+    p.busy_until = end;
+    p.busy_order = order << 8 | static_cast<std::uint64_t>(ev::tx_done);
+    const node_id peer = p.peer;
+    // The port it arrives on at the peer, for PFC's per-ingress accounting there.
+    if ((hot_[peer].flags & f_pfc) != 0) pk.in_port = p.peer_port;
+    if ((flags & f_host) != 0 || sendable(p)) {
+      p.tx_pending = true;
+      push_event(event{end, p.busy_order, n, pi});
+    }
+    push_event(make_event(end + p.link.delay.count(), order, peer, idx, ev::arrive));
   }
 
   // The time `size` bytes take on port `p`'s link: size / rate, remembered for the last size
@@ -1369,13 +1449,11 @@ class network {
     return d;
   }
 
+  // The link of port `pi` of `n` frees: the next packet starts, or a host pulls its senders.
   void on_tx_done(node_id n, std::uint32_t pi) {
     port_state& p = hot_[n].ports[pi];
-    const std::uint32_t idx = p.in_tx;
-    p.busy = false;
-    pool_[idx].in_port = p.peer_port;  // the port it arrives on at the peer (PFC accounting)
-    schedule(now_ + p.link.delay, ev::arrive, p.peer, idx);
-    if (!p.hi.empty() || !p.lo.empty()) {
+    p.tx_pending = false;
+    if (!p.q.empty(ctl_q) || !p.q.empty(data_q)) {
       start_tx(n, pi);
     } else if ((hot_[n].flags & f_host) != 0) {
       kick_host(n);
@@ -1773,8 +1851,8 @@ class network {
     node_state& nd = nodes_[h];
     if (nd.ports.empty()) return;
     port_state& p = nd.ports[0];
-    if (p.busy) return;
-    if (!p.hi.empty() || !p.lo.empty()) {
+    if (!link_free(p)) return;  // the NIC's tx_done pulls when it frees
+    if (!p.q.empty(ctl_q) || !p.q.empty(data_q)) {
       start_tx(h, 0);
       return;
     }
@@ -1956,6 +2034,7 @@ class network {
   series ts_;
   timestamp now_{};
   std::uint64_t order_ = 0;
+  std::uint64_t cur_order_ = 0;  // order_kind of the event being handled (link_free)
   std::uint64_t events_ = 0;
   std::uint64_t visits_ = 0;
   std::uint64_t hops_ = 0;
