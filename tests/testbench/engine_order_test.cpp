@@ -11,7 +11,8 @@
 #include <cstdint>
 #include <memory>
 
-namespace netcc_test_engine_order {
+namespace netcc_tests::testbench_engine_order {
+
 namespace {
 
 namespace tb = netcc::testbench;
@@ -90,4 +91,5 @@ TEST(EngineOrder, TwoPacketsArrivingTogetherAtOnePortCostOneEventMore) {
 }
 
 }  // namespace
-}  // namespace netcc_test_engine_order
+
+}  // namespace netcc_tests::testbench_engine_order
