@@ -248,4 +248,42 @@ RC_GTEST_PROP(ArithProp, FastPathsEqualThe128BitDefinitions, ()) {
   check_fast_paths<netcc::fixed_point<40, 20>>();
 }
 
+// detail::udiv_128_64 (the hardware's 128/64-bit division on x86-64) and the 128-bit quotients
+// built on it are the library's 128-bit division, bit for bit: at the edge where the quotient
+// just fits 64 bits, and at random (dividends of every width, divisors of 1 to 128 bits).
+TEST(Int128, HardwareDivisionEqualsTheLibraryDivision) {
+  using netcc::detail::u128;
+  const std::uint64_t max = ~std::uint64_t{0};
+  for (const std::uint64_t d : {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{1} << 32, max}) {
+    const u128 top = (u128{d - 1} << 64) | max;  // the largest dividend with a 64-bit quotient
+    EXPECT_EQ(netcc::detail::udiv_128_64(top, d), static_cast<std::uint64_t>(top / d));
+    EXPECT_EQ(netcc::detail::udiv(top + 1, u128{d}), (top + 1) / d);  // quotient 2^64: library
+  }
+  static_assert(netcc::detail::udiv_128_64(netcc::detail::u128{10} << 64, 11) ==
+                static_cast<std::uint64_t>((netcc::detail::u128{10} << 64) / 11));
+}
+
+RC_GTEST_PROP(Int128, QuotientsEqualTheLibraryDivision, ()) {
+  using netcc::detail::i128;
+  using netcc::detail::u128;
+  const auto wide = [](int bits) {
+    const u128 v =
+        (u128{*rc::gen::arbitrary<std::uint64_t>()} << 64) | *rc::gen::arbitrary<std::uint64_t>();
+    return bits >= 128 ? v : v & ((u128{1} << bits) - 1);
+  };
+  const u128 n = wide(*rc::gen::inRange(0, 129));
+  u128 d = wide(*rc::gen::inRange(1, 129));
+  if (d == 0) d = 1;
+  RC_ASSERT(netcc::detail::udiv(n, d) == n / d);
+  if ((d >> 64) == 0 && (n >> 64) < d)
+    RC_ASSERT(netcc::detail::udiv_128_64(n, static_cast<std::uint64_t>(d)) == n / d);
+  // div_nearest on signed operands below 2^126 in magnitude: (|n| + |d| / 2) / |d|, signed.
+  const i128 sn = static_cast<i128>(n >> 2) * (*rc::gen::element(1, -1));
+  const i128 sd = static_cast<i128>(d >> 2 == 0 ? 1 : d >> 2) * (*rc::gen::element(1, -1));
+  const u128 an = sn < 0 ? static_cast<u128>(-sn) : static_cast<u128>(sn);
+  const u128 ad = sd < 0 ? static_cast<u128>(-sd) : static_cast<u128>(sd);
+  const auto q = static_cast<i128>((an + ad / 2) / ad);
+  RC_ASSERT(netcc::detail::div_nearest(sn, sd) == (((sn < 0) != (sd < 0)) ? -q : q));
+}
+
 }  // namespace netcc_tests::core_arith

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace netcc_tests::core_divisor {
 
@@ -67,6 +68,34 @@ RC_GTEST_PROP(InvariantDivisorProp, FloorEqualsA128BitDivision, ()) {
   const u128 n = gen_dividend(d);
   RC_ASSERT(inv.fits(n));
   RC_ASSERT(u128{inv.div_floor(n)} == n / d);
+}
+
+// The 64-bit path (div_floor64: Granlund-Montgomery's multiplier, read off the Möller-Granlund
+// reciprocal) against the hardware division, at the edges of both operands.
+TEST(InvariantDivisor, SixtyFourBitDividendsAtTheEdges) {
+  std::vector<std::uint64_t> ds{1, 2, 3, 5, 7, 10, 1000, 1'000'000'007ULL, ~std::uint64_t{0}};
+  for (int b = 1; b < 64; ++b) {
+    const std::uint64_t p = std::uint64_t{1} << b;
+    ds.insert(ds.end(), {p - 1, p, p + 1});
+  }
+  for (const std::uint64_t d : ds) {
+    const invariant_divisor inv{d};
+    const std::uint64_t max = ~std::uint64_t{0};
+    for (const std::uint64_t n :
+         {std::uint64_t{0}, std::uint64_t{1}, d - 1, d, d + 1, 2 * d - 1, 2 * d, max - d, max / 2,
+          max / 2 + 1, max - 1, max, max / d * d, max / d * d - 1}) {
+      EXPECT_EQ(inv.div_floor64(n), n / d) << n << " / " << d;
+      EXPECT_EQ(inv.div_floor(u128{n}), n / d) << n << " / " << d;
+    }
+  }
+}
+
+RC_GTEST_PROP(InvariantDivisorProp, SixtyFourBitPathEqualsTheHardwareDivision, ()) {
+  const std::uint64_t d = gen_divisor();
+  const invariant_divisor inv{d};
+  const auto n = *rc::gen::oneOf(rc::gen::arbitrary<std::uint64_t>(),
+                                 rc::gen::inRange<std::uint64_t>(0, 3 * d < d ? d : 3 * d));
+  RC_ASSERT(inv.div_floor64(n) == n / d);
 }
 
 RC_GTEST_PROP(InvariantDivisorProp, NearestEqualsRoundedDivision, ()) {

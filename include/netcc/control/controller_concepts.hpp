@@ -221,10 +221,9 @@ namespace detail {
 
 // The quotient a / b of two numbers of a controller's policy, the same value as operator/: for
 // double, a / b; for netcc::fixed_point (rounded to nearest, ties away from zero, saturating,
-// x / 0 saturated with the sign of x), by one 128/64-bit hardware division on x86-64 when the
-// rounded quotient's magnitude fits 64 bits (it does whenever it is within range), instead of
-// the 128-bit library division operator/ calls. Constant evaluation and other targets take
-// operator/ itself.
+// x / 0 saturated with the sign of x), by one 128/64-bit division (detail::udiv_128_64: the
+// hardware's on x86-64) when the rounded quotient's magnitude fits 64 bits (it does whenever
+// it is within range), instead of the signed 128-bit division operator/ goes through.
 template <class T>
 [[nodiscard]] constexpr T quotient(T a, T b) noexcept {
   return a / b;
@@ -232,8 +231,7 @@ template <class T>
 template <int I, int F>
 [[nodiscard]] constexpr fixed_point<I, F> quotient(fixed_point<I, F> a,
                                                    fixed_point<I, F> b) noexcept {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (!std::is_constant_evaluated() && b.raw() != 0) {
+  if (b.raw() != 0) {
     using fp = fixed_point<I, F>;
     const bool neg = (a.raw() < 0) != (b.raw() < 0);
     // |raw| <= raw_max < 2^63: the magnitudes are exact in 64 bits.
@@ -241,20 +239,14 @@ template <int I, int F>
         a.raw() < 0 ? 0 - static_cast<std::uint64_t>(a.raw()) : static_cast<std::uint64_t>(a.raw());
     const std::uint64_t mb =
         b.raw() < 0 ? 0 - static_cast<std::uint64_t>(b.raw()) : static_cast<std::uint64_t>(b.raw());
-    const u128 n = (u128{ma} << F) + mb / 2;  // as div_nearest: (|n| + |d| / 2) / |d|
-    const auto hi = static_cast<std::uint64_t>(n >> 64);
-    if (hi < mb) {  // the quotient fits 64 bits
-      std::uint64_t q = 0, r = 0;
-      __asm__("divq %4"
-              : "=a"(q), "=d"(r)
-              : "a"(static_cast<std::uint64_t>(n)), "d"(hi), "rm"(mb)
-              : "cc");
+    const u128 n = (u128{ma} << F) + mb / 2;         // as div_nearest: (|n| + |d| / 2) / |d|
+    if (static_cast<std::uint64_t>(n >> 64) < mb) {  // the quotient fits 64 bits
+      const std::uint64_t q = udiv_128_64(n, mb);
       const auto lim = static_cast<std::uint64_t>(fp::raw_max);
       const auto m = static_cast<std::int64_t>(q < lim ? q : lim);
       return fp::from_raw(neg ? -m : m);
     }
   }
-#endif
   return a / b;
 }
 

@@ -212,7 +212,7 @@ template <Number T>
                   }) {
       if (wc_eta.raw() >= 0 && u.raw() > 0) {
         const auto d = static_cast<u128>(u.raw());
-        const u128 q = ((static_cast<u128>(wc_eta.raw()) << T::fraction_bits) + d / 2) / d;
+        const u128 q = udiv((static_cast<u128>(wc_eta.raw()) << T::fraction_bits) + d / 2, d);
         const auto lim = static_cast<u128>(T::raw_max);
         mi = T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
       } else {

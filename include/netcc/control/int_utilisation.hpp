@@ -172,8 +172,8 @@ template <Number T>
 /// The tau/T weight of HPCC Algorithm 1 line 10 (netcc::time_weight), through T's reciprocal
 /// when the caller holds one (netcc::ratio_by: the same value as netcc::ratio).
 template <Number T>
-[[nodiscard]] constexpr T int_time_weight(duration tau, duration t,
-                                          const invariant_divisor* t_div) noexcept {
+[[nodiscard, gnu::always_inline]] constexpr T int_time_weight(
+    duration tau, duration t, const invariant_divisor* t_div) noexcept {
   if (tau <= duration::zero() || t <= duration::zero())
     return t <= duration::zero() ? num<T>(1) : num<T>(0);
   if (tau >= t) return num<T>(1);
@@ -286,7 +286,7 @@ struct int_util_scale {
           d >>= sh;
         }
         if (d == 0) return n > 0 ? umax : num<T>(0);
-        const u128 q = ((n << T::fraction_bits) + d / 2) / d;
+        const u128 q = udiv((n << T::fraction_bits) + d / 2, d);
         const u128 lim = static_cast<u128>(T::raw_max);
         const T u = T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
         return u > umax ? umax : u;

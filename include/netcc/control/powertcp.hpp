@@ -259,7 +259,7 @@ template <Number T>
                 }) {
     if (a.raw() >= 0 && b.raw() > 0) {
       const auto d = static_cast<u128>(b.raw());
-      const u128 q = ((static_cast<u128>(a.raw()) << T::fraction_bits) + d / 2) / d;
+      const u128 q = udiv((static_cast<u128>(a.raw()) << T::fraction_bits) + d / 2, d);
       const auto lim = static_cast<u128>(T::raw_max);
       return T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
     }

@@ -77,10 +77,25 @@ class invariant_divisor {
     return static_cast<std::uint64_t>(n >> 64) < d_;
   }
 
-  /// @brief floor(n / d), exact; requires fits(n).
+  /// @brief floor(n / d), exact; requires fits(n). A dividend below 2^64 takes div_floor64.
   [[nodiscard]] constexpr std::uint64_t div_floor(u128 n) const noexcept {
+    if ((n >> 64) == 0) return div_floor64(static_cast<std::uint64_t>(n));
     std::uint64_t r = 0;
     return divrem(n, r);
+  }
+
+  /// @brief floor(n / d) for a 64-bit dividend, exact for every n: one 64 x 64 -> 128-bit
+  /// product, a subtraction, an addition and two shifts. The same reciprocal serves both
+  /// algorithms: for a d that is not a power of two, Granlund and Montgomery's multiplier for
+  /// 64-bit dividends (PLDI 1994, Figure 4.1: l = ceil(log2 d) = 64 - shift,
+  /// m' = floor(2^64 (2^l - d) / d) + 1 = floor(2^(64 + l) / d) - 2^64 + 1) equals v + 1, since
+  /// 2^(64 + l) / d = 2^128 / (d 2^shift) and the normalised d does not divide 2^128. A power of
+  /// two is a shift.
+  [[nodiscard]] constexpr std::uint64_t div_floor64(std::uint64_t n) const noexcept {
+    const int sh = 63 - shift_;  // l - 1 (log2 d for a power of two)
+    if (norm_ == (std::uint64_t{1} << 63)) return n >> sh;
+    const auto t = static_cast<std::uint64_t>((u128{v_ + 1} * n) >> 64);
+    return (t + ((n - t) >> 1)) >> sh;
   }
 
   /// @brief n / d rounded to nearest, ties up (away from zero), exact; requires

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace netcc::detail {
 
@@ -17,6 +18,35 @@ constexpr std::int64_t saturate_i64(i128 v) noexcept {
   constexpr i128 hi = std::numeric_limits<std::int64_t>::max();
   constexpr i128 lo = std::numeric_limits<std::int64_t>::min();
   return static_cast<std::int64_t>(v > hi ? hi : (v < lo ? lo : v));
+}
+
+// floor(n / d) for d > 0 and n < d * 2^64 (the quotient fits 64 bits): one hardware 128/64-bit
+// division on x86-64 with GCC or Clang (the library's 128-bit division normalises both operands
+// and calls out first); the library division in constant evaluation and on other targets.
+[[nodiscard]] constexpr std::uint64_t udiv_128_64(u128 n, std::uint64_t d) noexcept {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (!std::is_constant_evaluated()) {
+    std::uint64_t q = 0, r = 0;
+    __asm__("divq %4"
+            : "=a"(q), "=d"(r)
+            : "a"(static_cast<std::uint64_t>(n)), "d"(static_cast<std::uint64_t>(n >> 64)), "rm"(d)
+            : "cc");
+    return q;
+  }
+#endif
+  return static_cast<std::uint64_t>(n / d);
+}
+
+// floor(n / d) for unsigned n and d > 0, through udiv_128_64 whenever the quotient fits 64 bits.
+[[nodiscard]] constexpr u128 udiv(u128 n, u128 d) noexcept {
+  if ((d >> 64) == 0 && static_cast<std::uint64_t>(n >> 64) < static_cast<std::uint64_t>(d))
+    return udiv_128_64(n, static_cast<std::uint64_t>(d));
+  return n / d;
+}
+
+// |v| of a signed 128-bit value, as unsigned (exact also for the most negative value).
+[[nodiscard]] constexpr u128 mag128(i128 v) noexcept {
+  return v < 0 ? u128{0} - static_cast<u128>(v) : static_cast<u128>(v);
 }
 
 // Quotient rounded away from zero; d must be non-zero.
@@ -41,9 +71,8 @@ constexpr i128 div_ceil(i128 n, i128 d) noexcept {
 // Quotient rounded to nearest, ties away from zero; d must be non-zero.
 constexpr i128 div_nearest(i128 n, i128 d) noexcept {
   const bool neg = (n < 0) != (d < 0);
-  const i128 an = n < 0 ? -n : n;
-  const i128 ad = d < 0 ? -d : d;
-  const i128 q = (an + ad / 2) / ad;
+  const u128 ad = mag128(d);
+  const auto q = static_cast<i128>(udiv(mag128(n) + ad / 2, ad));
   return neg ? -q : q;
 }
 
