@@ -202,9 +202,9 @@ template <Number T, class P>
 /// arithmetic (the same value as the policy's operator/, rounded to nearest, ties up).
 template <Number T>
 [[nodiscard]] constexpr T mimd_window(T wc, T u, const int_window_config<T>& c) noexcept {
-  const T wc_eta = wc * c.eta;
+  const T wc_eta = mul_nonneg(wc, c.eta);
   T mi = c.max_cwnd;
-  if (u * c.max_cwnd > wc_eta) {
+  if (mul_nonneg(u, c.max_cwnd) > wc_eta) {
     if constexpr (requires {
                     T::fraction_bits;
                     T::raw_max;

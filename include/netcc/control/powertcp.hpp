@@ -463,7 +463,7 @@ class rtt_power {
                                                    : ratio<T>(rtt.count(), tau.count()),
                                 zero, pmax);  // RTT / tau
     remember(rtt, now);
-    return {true, clamp_num(current * voltage, zero, pmax), dt};  // line 13
+    return {true, clamp_num(mul_nonneg(current, voltage), zero, pmax), dt};  // line 13
   }
 
   constexpr void remember(duration rtt, timestamp now) noexcept {
@@ -710,10 +710,11 @@ class basic_powertcp {
   /// by a power below cwnd_old / (HostBw * tau).
   [[nodiscard]] constexpr value_type update_window(value_type cwnd_old) noexcept {
     const value_type p = smooth_;
-    const bool uncapped = p * host_bdp_ > cwnd_old;
+    const bool uncapped = mul_nonneg(p, host_bdp_) > cwnd_old;
     branch_ = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
     const value_type mi = uncapped ? quotient(cwnd_old, p) : host_bdp_;
-    const value_type w = gamma_ * (mi + beta_) + (num<value_type>(1) - gamma_) * cwnd_;
+    const value_type w =
+        mul_nonneg(gamma_, mi + beta_) + mul_nonneg(num<value_type>(1) - gamma_, cwnd_);
     return clamp_num(w, min_cwnd_, max_cwnd_);
   }
 
@@ -927,7 +928,7 @@ class theta_powertcp_compact {
                 clamp_num(ratio<value_type>(drtt, dt.count()) + one, zero, pmax);
             const value_type voltage =
                 clamp_num(ratio_by<value_type>(rtt.count(), d.tau_div), zero, pmax);
-            power = clamp_num(current * voltage, zero, pmax);
+            power = clamp_num(mul_nonneg(current, voltage), zero, pmax);
             valid = true;
           }
           if (dt != duration::zero()) {  // a new sample, or a reordered one: remember it
@@ -950,12 +951,13 @@ class theta_powertcp_compact {
       f_branch::set(bits, static_cast<std::uint32_t>(powertcp_branch::hold));
       if (f_have_power::get(bits) != 0 && round) {  // Algorithm 2 lines 17-22
         const value_type p = st.smooth;
-        const bool uncapped = p * d.host_bdp > cwnd_old;
+        const bool uncapped = mul_nonneg(p, d.host_bdp) > cwnd_old;
         f_branch::set(bits, static_cast<std::uint32_t>(uncapped ? powertcp_branch::update
                                                                 : powertcp_branch::update_capped));
         const value_type mi = uncapped ? detail::powertcp_quotient(cwnd_old, p) : d.host_bdp;
         const value_type w = clamp_num(
-            gamma_ * (mi + d.beta) + (num<value_type>(1) - gamma_) * cwnd, min_cwnd_, max_cwnd_);
+            mul_nonneg(gamma_, mi + d.beta) + mul_nonneg(num<value_type>(1) - gamma_, cwnd),
+            min_cwnd_, max_cwnd_);
         // UPDATEOLD: cwnd from snd_nxt on; the previous newest window becomes the older one
         // when snd_nxt moved past lastUpdateSeq (else the newest entry is overwritten).
         const auto nxt32 = static_cast<std::uint32_t>(nxt);
@@ -1273,12 +1275,13 @@ class basic_powertcp_compact {
       powertcp_branch br = powertcp_branch::hold;
       std::uint32_t cwnd_n = cwnd_b;
       if (have_power && s.valid) {  // line 5 / 27: UPDATEWINDOW
-        const bool uncapped = smooth * host_bdp_ > from_u32(old_b);
+        const bool uncapped = mul_nonneg(smooth, host_bdp_) > from_u32(old_b);
         br = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
         const value_type mi =
             uncapped ? detail::powertcp_quotient(from_u32(old_b), smooth) : host_bdp_;
-        const value_type w = clamp_num(gamma_ * (mi + beta_) + one_minus_gamma_ * from_u32(cwnd_b),
-                                       min_cwnd_, max_cwnd_);
+        const value_type w = clamp_num(
+            mul_nonneg(gamma_, mi + beta_) + mul_nonneg(one_minus_gamma_, from_u32(cwnd_b)),
+            min_cwnd_, max_cwnd_);
         cwnd_n = round_bytes(w);
       }
       std::uint32_t w_new = st.w_new & win_mask, w_old = st.w_old & win_mask;

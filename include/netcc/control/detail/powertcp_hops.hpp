@@ -62,7 +62,7 @@ template <Number T>
     const T one = num<T>(1);
     const T current = clamp_num(ratio<T>((bytes{dbytes} / dt).bps(), b.bps()), zero, pmax);
     const T voltage = clamp_num(one + ratio<T>(qlen, (b * tau).count()), one, pmax);
-    return clamp_num(current * voltage, zero, pmax);
+    return clamp_num(mul_nonneg(current, voltage), zero, pmax);
   }
 }
 
@@ -129,7 +129,7 @@ template <Number T>
   const T one = num<T>(1);
   const T current = clamp_num(ratio_by<T>(rate, r.inv_b), zero, pmax);
   const T voltage = clamp_num(one + ratio_by<T>(qlen < 0 ? 0 : qlen, r.inv_bdp), one, pmax);
-  return clamp_num(current * voltage, zero, pmax);
+  return clamp_num(mul_nonneg(current, voltage), zero, pmax);
 }
 
 /// The previous INT record of one hop. Primary template: timestamp and counter in separate
