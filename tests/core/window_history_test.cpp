@@ -45,26 +45,40 @@ TEST(WindowHistory, SameSequenceReplaces) {
   EXPECT_EQ(h.window_at(100, -1), -1.0);
 }
 
-RC_GTEST_PROP(WindowHistory, MatchesAReferenceModel, ()) {
-  // Against an unbounded list: for queries at or after the oldest kept entry, the ring gives
-  // the same answer as the full history.
+namespace {
+
+// Against an unbounded list: for queries at or after the oldest kept entry, the ring of
+// `Capacity` gives the same answer as the full history; a query before it gets the oldest kept.
+template <std::size_t Capacity>
+void check_against_reference() {
   const auto gaps =
       *rc::gen::container<std::vector<std::uint16_t>>(rc::gen::inRange<std::uint16_t>(1, 5000));
-  netcc::window_history<double, 3> h;
+  netcc::window_history<double, Capacity> h;
   std::vector<std::pair<netcc::sequence, double>> all;
   netcc::sequence s = 0;
   for (std::size_t i = 0; i < gaps.size(); ++i) {
     s += gaps[i];
-    h.remember(s, static_cast<double>(i));
-    all.emplace_back(s, static_cast<double>(i));
+    h.remember(s, static_cast<double>(i + 1));  // no window equals an empty slot's 0
+    all.emplace_back(s, static_cast<double>(i + 1));
   }
   RC_PRE(!all.empty());
-  const std::size_t first_kept = all.size() > 3 ? all.size() - 3 : 0;
+  const std::size_t first_kept = all.size() > Capacity ? all.size() - Capacity : 0;
   const auto q = *rc::gen::inRange<netcc::sequence>(all[first_kept].first, s + 10'000);
   double expect = all[first_kept].second;
   for (std::size_t i = first_kept; i < all.size(); ++i)
     if (all[i].first <= q) expect = all[i].second;
   RC_ASSERT(h.window_at(q, -1) == expect);
+  const auto before = *rc::gen::inRange<netcc::sequence>(0, all[first_kept].first);
+  if (before < all[first_kept].first) RC_ASSERT(h.window_at(before, -1) == all[first_kept].second);
+}
+
+}  // namespace
+
+// Capacity 2 (PowerTCP's) has a lookup of its own; 1 and 3 take the general ring.
+RC_GTEST_PROP(WindowHistory, MatchesAReferenceModel, ()) {
+  check_against_reference<1>();
+  check_against_reference<2>();
+  check_against_reference<3>();
 }
 
 }  // namespace netcc_tests::core_window_history

@@ -341,9 +341,9 @@ class int_power {
     const T pmax = powertcp_max_power<T>();
     power_sample<T> best;
     [[maybe_unused]] double bn = 0, bd = 0;  // double: the chosen hop's power as bn / bd
+    [[maybe_unused]] double b_v = 0;         // and its qlen * 8e9 + b tau
     [[maybe_unused]] bool bsat = false;
-    [[maybe_unused]] std::int64_t b_dbytes = 0, b_q = 0;
-    [[maybe_unused]] bit_rate b_rate{};
+    [[maybe_unused]] std::int64_t b_dbytes = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const int_hop& h = ft::hop(e, i);
       record& r = rec_[i];
@@ -372,8 +372,8 @@ class int_power {
         // compared across hops by cross-multiplication, clamped at pmax; only the chosen
         // hop's power is divided out below (detail::powertcp_hop_power).
         const double bt = static_cast<double>(b.bps()) * static_cast<double>(tau.count());
-        const double kn =
-            static_cast<double>(dbytes < 0 ? 0 : dbytes) * (static_cast<double>(q32) * 8e9 + bt);
+        const double v = static_cast<double>(q32) * 8e9 + bt;
+        const double kn = static_cast<double>(dbytes < 0 ? 0 : dbytes) * v;
         const double kd = static_cast<double>(dt.count()) * static_cast<double>(b.bps()) * bt;
         const bool ks = kn * 8e9 >= pmax * kd;
         if (!best.valid || (!bsat && (ks || kn * bd > bn * kd))) {  // lines 20-21
@@ -383,8 +383,7 @@ class int_power {
           bd = kd;
           bsat = ks;
           b_dbytes = dbytes;
-          b_q = q32;
-          b_rate = b;
+          b_v = v;
         }
       } else {
         const detail::powertcp_rate_recip* rr = cache != nullptr ? cache->find(b, tau) : nullptr;
@@ -395,8 +394,10 @@ class int_power {
       }
     }
     if constexpr (std::is_same_v<T, double>) {
+      // detail::powertcp_hop_power's value, from the chosen hop's terms (the same operations in
+      // the same order: its numerator dbytes * 8e9 * v over its denominator dt * b * b tau).
       if (best.valid)
-        best.power = detail::powertcp_hop_power<T>(b_dbytes, best.dt, b_q, b_rate, tau, pmax);
+        best.power = clamp_num(static_cast<double>(b_dbytes) * 8e9 * b_v / bd, 0.0, pmax);
     }
     return best;
   }

@@ -56,6 +56,10 @@ class window_history {
   /// @brief The window in force when byte `seq` was sent (GETCWND); `fallback` if empty.
   [[nodiscard]] constexpr T window_at(sequence seq, T fallback) const noexcept {
     if (size_ == 0) return fallback;
+    if constexpr (Capacity == 2) {  // PowerTCP's: the newest entry, else the other (the oldest)
+      const entry& n = entries_[head_];
+      return size_ == 1 || seq_geq(seq, n.seq) ? n.w : entries_[head_ ^ 1U].w;
+    }
     std::size_t i = head_;
     for (std::size_t k = 0; k < size_; ++k) {
       if (seq_geq(seq, entries_[i].seq)) return entries_[i].w;
