@@ -451,6 +451,14 @@ template <Number T>
                   T::from_raw(std::int64_t{});
                 }) {
     if (dd <= 0) return number_traits<T>::ratio(n, dd);  // beyond int64: not a divisor here
+    if (T::fraction_bits < 63 && n >= 0 && n < (std::int64_t{1} << (63 - T::fraction_bits))) {
+      // n 2^F < 2^63 and d / 2 < 2^62: the rounded dividend fits 64 bits, the quotient (at most
+      // n 2^F) the number type; the 64-bit reciprocal path.
+      const std::uint64_t x = static_cast<std::uint64_t>(n) << T::fraction_bits;
+      const std::uint64_t q = d.div_floor64(x + d.divisor() / 2);
+      if (q <= static_cast<std::uint64_t>(T::raw_max))
+        return T::from_raw(static_cast<std::int64_t>(q));
+    }
     const bool neg = n < 0;
     const detail::u128 mag = neg ? detail::u128{0} - static_cast<detail::u128>(detail::i128{n})
                                  : static_cast<detail::u128>(n);
