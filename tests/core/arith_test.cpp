@@ -248,9 +248,10 @@ RC_GTEST_PROP(ArithProp, FastPathsEqualThe128BitDefinitions, ()) {
   check_fast_paths<netcc::fixed_point<40, 20>>();
 }
 
-// detail::udiv_128_64 (the hardware's 128/64-bit division on x86-64) and the 128-bit quotients
-// built on it are the library's 128-bit division, bit for bit: at the edge where the quotient
-// just fits 64 bits, and at random (dividends of every width, divisors of 1 to 128 bits).
+// detail::udiv_128_64 (the hardware's 128/64-bit division on x86-64) and detail::udiv (it where
+// the quotient fits 64 bits) are the library's 128-bit division, bit for bit: at the edge where
+// the quotient just fits 64 bits, and at random (dividends of every width, divisors of 1 to 128
+// bits); detail::div_nearest against its definition.
 TEST(Int128, HardwareDivisionEqualsTheLibraryDivision) {
   using netcc::detail::u128;
   const std::uint64_t max = ~std::uint64_t{0};

@@ -442,8 +442,7 @@ class divisor_u64 {
 /// auto t = netcc::ratio_by<netcc::fixed_point<31, 32>>(1500, us);   // 1.5
 /// @endcode
 template <Number T>
-[[nodiscard, gnu::always_inline]] constexpr T ratio_by(
-    std::int64_t n, const detail::invariant_divisor& d) noexcept {
+[[nodiscard]] constexpr T ratio_by(std::int64_t n, const detail::invariant_divisor& d) noexcept {
   const auto dd = static_cast<std::int64_t>(d.divisor());
   if constexpr (requires {
                   T::fraction_bits;

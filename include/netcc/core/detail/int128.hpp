@@ -38,15 +38,13 @@ constexpr std::int64_t saturate_i64(i128 v) noexcept {
 }
 
 // floor(n / d) for unsigned n and d > 0, through udiv_128_64 whenever the quotient fits 64 bits.
+// For the divisions on a controller's per-event path; the general quotients below keep the
+// library division (inlined into every caller, the hardware path's fixed registers cost more
+// than a rare division saves).
 [[nodiscard]] constexpr u128 udiv(u128 n, u128 d) noexcept {
   if ((d >> 64) == 0 && static_cast<std::uint64_t>(n >> 64) < static_cast<std::uint64_t>(d))
     return udiv_128_64(n, static_cast<std::uint64_t>(d));
   return n / d;
-}
-
-// |v| of a signed 128-bit value, as unsigned (exact also for the most negative value).
-[[nodiscard]] constexpr u128 mag128(i128 v) noexcept {
-  return v < 0 ? u128{0} - static_cast<u128>(v) : static_cast<u128>(v);
 }
 
 // Quotient rounded away from zero; d must be non-zero.
@@ -71,8 +69,9 @@ constexpr i128 div_ceil(i128 n, i128 d) noexcept {
 // Quotient rounded to nearest, ties away from zero; d must be non-zero.
 constexpr i128 div_nearest(i128 n, i128 d) noexcept {
   const bool neg = (n < 0) != (d < 0);
-  const u128 ad = mag128(d);
-  const auto q = static_cast<i128>(udiv(mag128(n) + ad / 2, ad));
+  const i128 an = n < 0 ? -n : n;
+  const i128 ad = d < 0 ? -d : d;
+  const i128 q = (an + ad / 2) / ad;
   return neg ? -q : q;
 }
 
