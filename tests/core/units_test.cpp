@@ -114,6 +114,25 @@ std::int64_t clamp128(netcc::detail::i128 v) {
 }
 }  // namespace
 
+// bytes / duration and bytes / bit_rate take a 64-bit path when b * 8e9 < 2^63; both equal their
+// 128-bit definitions (toward zero; away from zero), clamped, for operands of every magnitude and
+// at the edge of that path.
+RC_GTEST_PROP(Units, QuotientsEqualTheir128BitDefinitions, ()) {
+  using netcc::detail::i128;
+  constexpr std::int64_t edge = netcc::detail::max_bytes_64;
+  const auto b = *rc::gen::oneOf(rc::gen::arbitrary<std::int64_t>(),
+                                 rc::gen::inRange<std::int64_t>(-10, 2'000'000'000),
+                                 rc::gen::inRange<std::int64_t>(edge - 3, edge + 4));
+  const auto d = *rc::gen::oneOf(
+      rc::gen::arbitrary<std::int64_t>(), rc::gen::inRange<std::int64_t>(1, 2'000'000'000'000),
+      rc::gen::element<std::int64_t>(1, 2, 7, -1, std::numeric_limits<std::int64_t>::max()));
+  if (d == 0) return;
+  const i128 n = i128{b} * 8'000'000'000;
+  RC_ASSERT((netcc::bytes{b} / netcc::duration{d}).count() == clamp128(n / d));
+  RC_ASSERT((netcc::bytes{b} / netcc::bit_rate{d}).count() ==
+            clamp128(netcc::detail::div_away_from_zero(n, i128{d})));
+}
+
 TEST(Units, SameUnitArithmeticSaturatesAtTheLimits) {
   EXPECT_EQ(netcc::bytes::max() + 1_B, netcc::bytes::max());
   EXPECT_EQ(netcc::bytes::min() - 1_B, netcc::bytes::min());

@@ -302,6 +302,11 @@ inline constexpr bit_rate min_pacing_rate{1};
   return bits{detail::saturate_i64(detail::i128{r.count()} * t.count() / 1'000'000'000)};
 }
 
+namespace detail {
+// The largest byte count whose bits times 1e9 (b * 8e9) stay below 2^63: 1,152,921,504 B.
+inline constexpr std::int64_t max_bytes_64 = 0x7FFF'FFFF'FFFF'FFFFLL / 8'000'000'000LL;
+}  // namespace detail
+
 /// @brief The rate that moves `b` in `t`: 8*b/t, rounded toward zero.
 ///
 /// A zero `t` gives bit_rate::max() (or min() for a negative `b`, zero for zero bytes).
@@ -309,6 +314,11 @@ inline constexpr bit_rate min_pacing_rate{1};
   if (t.count() == 0) {
     return b.count() > 0 ? bit_rate::max() : (b.count() < 0 ? bit_rate::min() : bit_rate::zero());
   }
+  // The common case, b * 8e9 < 2^63 and t > 0: the same quotient in 64 bits (no 128-bit call).
+  if (b.count() >= 0 && b.count() <= detail::max_bytes_64 && t.count() > 0)
+    return bit_rate{
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(b.count()) * 8'000'000'000U /
+                                  static_cast<std::uint64_t>(t.count()))};
   return bit_rate{detail::saturate_i64(detail::i128{b.count()} * 8'000'000'000 / t.count())};
 }
 
@@ -326,6 +336,13 @@ inline constexpr bit_rate min_pacing_rate{1};
 [[nodiscard]] constexpr duration operator/(bytes b, bit_rate r) noexcept {
   if (r.count() == 0) {
     return b.count() > 0 ? duration::max() : (b.count() < 0 ? duration::min() : duration::zero());
+  }
+  // The common case, b * 8e9 < 2^63 and r > 0: ceil(b * 8e9 / r) in 64 bits (the sum below
+  // 2^64), the same value as the 128-bit quotient rounded away from zero.
+  if (b.count() >= 0 && b.count() <= detail::max_bytes_64 && r.count() > 0) {
+    const std::uint64_t n = static_cast<std::uint64_t>(b.count()) * 8'000'000'000U;
+    const auto d = static_cast<std::uint64_t>(r.count());
+    return duration{static_cast<std::int64_t>((n + d - 1) / d)};
   }
   return duration{detail::saturate_i64(
       detail::div_away_from_zero(detail::i128{b.count()} * 8'000'000'000, r.count()))};
