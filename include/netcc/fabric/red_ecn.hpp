@@ -88,7 +88,7 @@ struct red_probability {
   [[nodiscard]] static constexpr red_probability from_ratio(std::uint64_t n,
                                                             std::uint64_t d) noexcept {
     if (d == 0) return n > 0 ? one() : zero();
-    const detail::u128 q = detail::udiv(detail::u128{n} * one_raw + d / 2, d);
+    const detail::u128 q = (detail::u128{n} * one_raw + d / 2) / d;
     return {q > one_raw ? one_raw : static_cast<std::uint64_t>(q)};
   }
   /// @brief True when a uniform 32-bit `draw` selects this probability: `draw < raw`.
