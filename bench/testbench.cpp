@@ -152,7 +152,7 @@ void BM_fattree_websearch(benchmark::State& state) {
     return;
   }
   const auto cc = tb::find_controller("powertcp");
-  std::uint64_t hops = 0, events = 0, flows = 0;
+  std::uint64_t hops = 0, events = 0, flows = 0, visits = 0;
   double seconds = 0, cpu_seconds = 0;
   for (auto _ : state) {
     tb::network net{{.seed = 1, .sample_interval = netcc::duration{0}}};
@@ -186,12 +186,15 @@ void BM_fattree_websearch(benchmark::State& state) {
     cpu_seconds += static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     hops += net.packet_hops();
     events += net.events();
+    visits += net.flow_visits();
     flows += w.size();
   }
   state.counters["packet_hops"] = static_cast<double>(hops);
   state.counters["events"] = static_cast<double>(events);
   state.counters["flows"] = static_cast<double>(flows);
   state.counters["events_per_hop"] = static_cast<double>(events) / static_cast<double>(hops);
+  // Flows the hosts' schedulers examined (network::flow_visits), per packet-hop.
+  state.counters["visits_per_hop"] = static_cast<double>(visits) / static_cast<double>(hops);
   // The run only, no set-up; per wall-clock second and per second of this process's CPU time
   // (the figure to compare on a shared machine).
   state.counters["hops_per_s"] = static_cast<double>(hops) / seconds;

@@ -471,7 +471,7 @@ class network {
   [[nodiscard]] std::uint64_t memory_bytes() const noexcept {
     std::uint64_t b = static_bytes_;
     b += pool_.capacity() * (sizeof(packet) + 2 * sizeof(std::uint32_t));
-    b += int_pool_.capacity() * (sizeof(int_stack<>) + sizeof(std::uint32_t));
+    b += int_pool_.capacity() * sizeof(int_stack<>);
     b += free_.capacity() * sizeof(std::uint32_t) +
          (queue_.capacity() + starts_.capacity()) * sizeof(event);
     b += ts_.t.capacity() * sizeof(timestamp);
@@ -480,10 +480,9 @@ class network {
   }
 
   /// @brief Bytes one packet in flight costs the engine at most: its pool slot, one event, a
-  /// queue slot, a free-list slot and an INT slot with its free-list slot (the unit of a memory
-  /// estimate before a run).
+  /// queue slot, a free-list slot and an INT slot (the unit of a memory estimate before a run).
   [[nodiscard]] static constexpr std::uint64_t bytes_per_packet() noexcept {
-    return sizeof(packet) + sizeof(event) + 3 * sizeof(std::uint32_t) + sizeof(int_stack<>);
+    return sizeof(packet) + sizeof(event) + 2 * sizeof(std::uint32_t) + sizeof(int_stack<>);
   }
   /// @brief Bytes one flow costs the engine, without its controller and scheduled writes.
   [[nodiscard]] static constexpr std::uint64_t bytes_per_flow() noexcept {
@@ -719,7 +718,9 @@ class network {
         return;
       }
       const auto s = static_cast<std::size_t>(e.t) & slot_mask;
-      slots_[s].events.push_back(e);
+      auto& v = slots_[s].events;
+      v.push_back(e);
+      __builtin_prefetch(reinterpret_cast<const char*>(v.data() + v.size()) + 64, 1);
       bits_[s >> 6] |= std::uint64_t{1} << (s & 63);
       if (n_wheel_ == 0 || e.t < front_t_) {
         front_t_ = e.t;
@@ -744,12 +745,28 @@ class network {
         --it;
       }
     }
-    // The event `d` places after the next one in the wheel's first slot, if that slot has it;
-    // else null: a hint for prefetching only.
+    // The event `d` places after the next one in the wheel, looking past its first slot into
+    // the next non-empty ones (the heap's events are not counted); null if the wheel has fewer.
+    // A hint for prefetching only: events pushed later may come first.
     [[nodiscard]] const event* ahead(std::size_t d) const noexcept {
       if (n_wheel_ == 0) return nullptr;
-      const slot& s = slots_[front_];
-      return s.head + d < s.events.size() ? &s.events[s.head + d] : nullptr;
+      std::size_t s = front_;
+      std::size_t i = slots_[s].head + d;
+      for (int hop = 0; hop < 4; ++hop) {
+        const auto& v = slots_[s].events;
+        if (i < v.size()) return &v[i];
+        i -= v.size();
+        std::size_t w = (s + 1) & slot_mask;
+        std::uint64_t bits = bits_[w >> 6] & (~std::uint64_t{0} << (w & 63));
+        w >>= 6;
+        for (std::size_t k = 0; bits == 0; ++k) {
+          if (k == bits_.size()) return nullptr;
+          w = (w + 1) & (bits_.size() - 1);
+          bits = bits_[w];
+        }
+        s = (w << 6) | static_cast<std::size_t>(std::countr_zero(bits));
+      }
+      return nullptr;
     }
     // The next event if it is at hand, else null: a hint for prefetching only.
     [[nodiscard]] const event* peek() const noexcept {
@@ -1122,30 +1139,23 @@ class network {
     pool_[i] = packet{};
     return i;
   }
-  // The slot goes back to the pool (with its INT slot, if it has one).
-  void release_slot(std::uint32_t i) {
-    if (const std::uint32_t s = pool_[i].int_slot; s != no_int_slot) int_free_.push_back(s);
-    free_.push_back(i);
-  }
+  // The slot goes back to the pool (its INT slot, the same index, with it).
+  void release_slot(std::uint32_t i) { free_.push_back(i); }
   void free_packet(std::uint32_t i) {
     in_network_ -= static_cast<std::uint64_t>(pool_[i].size.count());
     release_slot(i);
   }
-  // The INT records of packet `i`, given an empty INT slot first if it has none.
+  // The INT records of packet `i`, emptied first if it carries none yet. Packet `i`'s INT slot
+  // is `i` in a pool beside the packets' (grown to the packet pool's capacity when a packet
+  // first carries INT), so its address is known from the index alone: an event's INT records
+  // can be prefetched with its packet, without waiting for the packet to load.
   int_stack<>& int_of(std::uint32_t i) {
-    std::uint32_t s = pool_[i].int_slot;
-    if (s == no_int_slot) {
-      if (int_free_.empty()) {
-        int_pool_.emplace_back();
-        s = static_cast<std::uint32_t>(int_pool_.size() - 1);
-      } else {
-        s = int_free_.back();
-        int_free_.pop_back();
-        int_pool_[s].count = 0;
-      }
-      pool_[i].int_slot = s;
+    if (pool_[i].int_slot == no_int_slot) {
+      if (int_pool_.size() <= i) int_pool_.resize(pool_.capacity());
+      int_pool_[i].count = 0;
+      pool_[i].int_slot = i;
     }
-    return int_pool_[s];
+    return int_pool_[i];
   }
   // A copy of packet `i`'s INT records (none if it carries none).
   [[nodiscard]] int_stack<> int_copy(std::uint32_t i) const {
@@ -1170,6 +1180,7 @@ class network {
   void prefetch(const event& e) const noexcept {
     if (e.kind() == ev::arrive) {
       __builtin_prefetch(&pool_[e.b]);
+      prefetch_int(e.b);
     } else if (e.kind() == ev::tx_done) {
       __builtin_prefetch(&hot_[e.a].ports[e.b]);
     }
@@ -1189,12 +1200,20 @@ class network {
       const port_state& p = hot_[e.a].ports[ecmp(e.a, c, pk.flow)];
       __builtin_prefetch(&p);
       __builtin_prefetch(reinterpret_cast<const char*>(&p) + 64);
-      if (pk.int_slot != no_int_slot) __builtin_prefetch(&int_pool_[pk.int_slot]);
     } else if (e.kind() == ev::tx_done) {
       const port_state& p = hot_[e.a].ports[e.b];
       const std::size_t q = p.q.empty(ctl_q) ? data_q : ctl_q;
-      if (!p.q.empty(q)) __builtin_prefetch(&pool_[p.q.front(q)]);
+      if (p.q.empty(q)) return;
+      const std::uint32_t i = p.q.front(q);
+      __builtin_prefetch(&pool_[i]);
+      prefetch_int(i);
     }
+  }
+  // The INT slot of packet `i`, if the pool has one (whether or not the packet carries INT).
+  void prefetch_int(std::uint32_t i) const noexcept {
+    if (i >= int_pool_.size()) return;
+    const auto* r = reinterpret_cast<const char*>(&int_pool_[i]);
+    for (std::size_t b = 0; b < sizeof(int_stack<>); b += 64) __builtin_prefetch(r + b);
   }
 
   void dispatch(const event& e) {
@@ -1256,8 +1275,14 @@ class network {
     p.q_bytes += queued.size;
     if ((flags & f_shared) != 0) nodes_[n].held += queued.size;
     p.max_q = std::max(p.max_q, p.q_bytes);
-    p.q.push(queued.control ? ctl_q : data_q, pkt_index);
-    if ((flags & f_pfc) != 0 && !queued.control) pfc_account(n, queued.in_port, queued.size);
+    const bool ctl = queued.control;
+    if ((flags & f_pfc) != 0 && !ctl) pfc_account(n, queued.in_port, queued.size);
+    if (link_free(p) && p.q.empty(ctl_q) && p.q.empty(data_q) && (ctl || !p.paused)) {
+      // The packet would be the only one queued and go at once: it skips the queue's ring.
+      transmit(n, pi, pkt_index);
+      return;
+    }
+    p.q.push(ctl ? ctl_q : data_q, pkt_index);
     if (link_free(p)) {
       start_tx(n, pi);
     } else {
@@ -1402,10 +1427,14 @@ class network {
   // when it was queued here: so a packet that finds the link free starts at once, and a hop
   // through an idle switch port is one event (the arrival), not two.
   void start_tx(node_id n, std::uint32_t pi) {
-    const std::uint8_t flags = hot_[n].flags;
     port_state& p = hot_[n].ports[pi];
     if (!sendable(p)) return;
-    const std::uint32_t idx = p.q.empty(ctl_q) ? p.q.pop(data_q) : p.q.pop(ctl_q);
+    transmit(n, pi, p.q.empty(ctl_q) ? p.q.pop(data_q) : p.q.pop(ctl_q));
+  }
+  // Packet `idx`, counted in the queue's bytes but out of its ring, starts on port `pi` of `n`.
+  void transmit(node_id n, std::uint32_t pi, std::uint32_t idx) {
+    const std::uint8_t flags = hot_[n].flags;
+    port_state& p = hot_[n].ports[pi];
     packet& pk = pool_[idx];
     p.q_bytes -= pk.size;
     if ((flags & f_shared) != 0) nodes_[n].held -= pk.size;
@@ -2006,8 +2035,7 @@ class network {
   std::function<std::unique_ptr<sender_cc>(flow_id)> factory_;
   std::vector<packet> pool_;
   std::vector<std::uint32_t> free_;
-  std::vector<int_stack<>> int_pool_;  // INT records of the packets that carry them
-  std::vector<std::uint32_t> int_free_;
+  std::vector<int_stack<>> int_pool_;  // INT records of packet i at i (packets with INT only)
   // A time-series source, in the order the monitor_* calls were made.
   struct monitor {
     enum kind_t : std::uint8_t {

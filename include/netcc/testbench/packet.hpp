@@ -5,8 +5,9 @@
 /// Packets live in a pool owned by netcc::testbench::network and move between queues by
 /// index, so the engine allocates no memory per packet once the pool has grown to the
 /// working set. A packet is compact (96 B, the fields every hop reads in its first 32 B): the
-/// INT hop records a packet carries live in a second pool of the network, and only packets
-/// that carry INT hold a slot there (`int_slot`).
+/// INT hop records a packet carries live in a second pool of the network, at the packet's own
+/// index (`int_slot`, set once a switch pushes a record), so that an event's packet and INT
+/// records can be loaded together.
 ///
 /// Sources: the fields of the papers' packets: INT hop records (HPCC, SIGCOMM'19, §3.2), Bolt's SRC
 /// and flags (NSDI'23, Listing 1), DCQCN's CNP (SIGCOMM'15, §3.1), FastTune's S-ACK (Algorithm 1).
@@ -80,8 +81,8 @@ struct alignas(32) packet {
   node_id dst = 0;
   /// @brief The port of the current node it arrived on (for PFC's per-ingress accounting).
   std::uint32_t in_port = 0;
-  /// @brief Its INT hop records' slot in the network's INT pool (pushed by switches at dequeue
-  /// on data, reflected on the ACK), or no_int_slot: none yet.
+  /// @brief Its INT hop records' slot in the network's INT pool, the packet's own pool index
+  /// (pushed by switches at dequeue on data, reflected on the ACK), or no_int_slot: none yet.
   std::uint32_t int_slot = no_int_slot;
   /// @brief Size on the wire, headers included.
   bytes size{};
