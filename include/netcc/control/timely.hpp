@@ -749,8 +749,11 @@ class basic_timely {
     }
 
     // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
-    constexpr void update(flow_state& st, timestamp now, duration rtt,
-                          bool may_increase) const noexcept {
+    // Always inlined: g++ kept the q32 instantiation out of line (double's it inlines), and the
+    // call, six saved registers and the state reloaded around it cost about a tenth of a q32
+    // completion (callgrind).
+    [[gnu::always_inline]] constexpr void update(flow_state& st, timestamp now, duration rtt,
+                                                 bool may_increase) const noexcept {
       const value_type zero = num<value_type>(0), one = num<value_type>(1);
       // Lines 1-2: new_rtt_diff = new_rtt - prev_rtt (0 for the first sample); prev_rtt = new_rtt.
       // Both are in (0, 2^63), so the difference cannot overflow.
