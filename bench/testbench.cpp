@@ -141,7 +141,8 @@ double peak_rss_bytes() {
 // k = 16 fat-tree: 100 Gbps hosts and fabric, 1 us links, PowerTCP over INT at every switch, as
 // netcc-sim's fattree topology builds it (built here from the engine's API directly). The runs
 // cover 10 ms and 1 ms simulated; counters: packet-hops, events (and events per packet-hop),
-// hops_per_s, hops_per_cpu_s and the flows it offered.
+// hops_per_s, hops_per_cpu_s, the rate over the first and the last tenth, the scheduler's flow
+// visits per packet-hop, the packets held and flows active at the end, and the flows offered.
 void BM_fattree_websearch(benchmark::State& state) {
   const bool full = full_size();
   const auto k = static_cast<std::size_t>(state.range(0));
@@ -153,7 +154,7 @@ void BM_fattree_websearch(benchmark::State& state) {
   }
   const auto cc = tb::find_controller("powertcp");
   std::uint64_t hops = 0, events = 0, flows = 0, visits = 0;
-  double seconds = 0, cpu_seconds = 0;
+  double seconds = 0, cpu_seconds = 0, first_rate = 0, last_rate = 0, held = 0, active = 0;
   for (auto _ : state) {
     tb::network net{{.seed = 1, .sample_interval = netcc::duration{0}}};
     const tb::link_spec l{.rate = 100_Gbps, .delay = 1_us};
@@ -181,9 +182,21 @@ void BM_fattree_websearch(benchmark::State& state) {
     }
     const auto start = std::chrono::steady_clock::now();
     const std::clock_t cpu_start = std::clock();
-    net.run_until(netcc::timestamp{sim_ns});
+    // In ten pieces (the same events as one run_until), to see the rate at the start and at
+    // the end of the run, as the packets in flight and the active flows grow.
+    for (std::int64_t piece = 1; piece <= 10; ++piece) {
+      const std::clock_t c0 = std::clock();
+      const std::uint64_t h0 = net.packet_hops();
+      net.run_until(netcc::timestamp{sim_ns * piece / 10});
+      const double rate = static_cast<double>(net.packet_hops() - h0) /
+                          (static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
+      if (piece == 1) first_rate = rate;
+      if (piece == 10) last_rate = rate;
+    }
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     cpu_seconds += static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    held = static_cast<double>(net.packets_held());
+    active = static_cast<double>(net.active_flows());
     hops += net.packet_hops();
     events += net.events();
     visits += net.flow_visits();
@@ -199,6 +212,12 @@ void BM_fattree_websearch(benchmark::State& state) {
   // (the figure to compare on a shared machine).
   state.counters["hops_per_s"] = static_cast<double>(hops) / seconds;
   state.counters["hops_per_cpu_s"] = static_cast<double>(hops) / cpu_seconds;
+  // Packet-hops per CPU second over the first and the last tenth of the simulated time, and
+  // the packets held and flows active at the end.
+  state.counters["first_tenth_hops_per_cpu_s"] = first_rate;
+  state.counters["last_tenth_hops_per_cpu_s"] = last_rate;
+  state.counters["packets_held_end"] = held;
+  state.counters["active_flows_end"] = active;
   state.counters["peak_rss_MB"] = peak_rss_bytes() / 1e6;
   state.SetLabel(full ? std::to_string(sim_ns / 1000) + " us simulated"
                       : "smoke: 200 us simulated (--benchmark_filter=fattree for full size)");

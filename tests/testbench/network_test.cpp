@@ -395,6 +395,29 @@ TEST(Network, SchedulerWorkDoesNotGrowWithFinishedFlows) {
   EXPECT_LE(net.flow_visits(), std::uint64_t{10} * n);
 }
 
+// What a run holds: flows on the senders' lists and packets in the pool, counted before the
+// flows start, while they send and after they finish.
+TEST(Network, ActiveFlowsAndPacketsHeldFollowTheRun) {
+  tb::network net{{.sample_interval = netcc::duration{0}}};
+  const auto a = net.add_host(), s = net.add_switch(), b = net.add_host();
+  net.connect(a, s, {.rate = 100_Gbps, .delay = 1_us});
+  net.connect(s, b, {.rate = 100_Gbps, .delay = 1_us});
+  for (int i = 0; i < 3; ++i)
+    net.add_flow(
+        {.src = a, .dst = b, .size = 1_MB, .start = netcc::timestamp{10'000}, .cc = fixed(50_KB)});
+  net.run_until(netcc::timestamp{5'000});
+  EXPECT_EQ(net.active_flows(), 0u);
+  EXPECT_EQ(net.packets_held(), 0u);
+  net.run_until(netcc::timestamp{30'000});
+  EXPECT_EQ(net.active_flows(), 3u);
+  // Windows of 50 kB, about 35 packets each, are in flight or queued.
+  EXPECT_GT(net.packets_held(), 30u);
+  net.run_until(netcc::timestamp{2'000'000});
+  for (tb::flow_id f = 0; f < 3; ++f) ASSERT_TRUE(net.stats(f).completed());
+  EXPECT_EQ(net.active_flows(), 0u);
+  EXPECT_EQ(net.packets_held(), 0u);
+}
+
 TEST(Network, NotificationPointSpacesCnpsBySuppressingOrScheduling) {
   // Two flows of fixed 150 kB windows over a 20 kB ECN step: CE marks on most packets. The NP
   // (netcc::dcqcn_np_on_packet) sends at most one CNP per flow per 50 us; in the seed's

@@ -539,6 +539,17 @@ class network {
   [[nodiscard]] std::uint64_t flow_visits() const noexcept { return visits_; }
   /// @brief Bytes in packets now queued or on a wire.
   [[nodiscard]] std::uint64_t bytes_in_network() const noexcept { return in_network_; }
+  /// @brief Packets the engine holds now: queued, on a wire, or kept for a held (delayed) ACK.
+  /// With active_flows(), what a run's speed depends on beside its size (docs/netcc-sim.md,
+  /// "Speed").
+  [[nodiscard]] std::size_t packets_held() const noexcept { return pool_.size() - free_.size(); }
+  /// @brief Flows on the hosts' senders' lists: started and not finished (a long-running flow
+  /// past its stop time leaves at its host's next send decision).
+  [[nodiscard]] std::size_t active_flows() const noexcept {
+    std::size_t a = 0;
+    for (const auto& nd : nodes_) a += nd.active.size();
+    return a;
+  }
   /// @brief Bytes of every packet hosts have put on the network (data and control).
   [[nodiscard]] std::uint64_t bytes_injected() const noexcept { return injected_; }
   /// @brief Bytes of every packet that reached its destination host.
