@@ -1125,4 +1125,92 @@ RC_GTEST_PROP(SwiftProp, Q32NumAckedIsTheExactQuotient, ()) {
   RC_ASSERT(cc.fabric_window() == (expect < cap ? expect : cap));
 }
 
+namespace {
+
+// detail::swift_rsqrt_estimate (rsqrt's table seed alone) against detail::mul_rsqrt (the seed
+// and two Newton steps) for a = `a`, x = `x` in q32: the bound basic_swift's q32 on_ack relies on
+// to decide most ACKs before the exact flow-scaling term (config::fabric_target_for).
+bool estimate_within_bound(std::uint64_t a, std::uint64_t x) {
+  const std::uint64_t exact = netcc::detail::mul_rsqrt(a, x, 32);
+  const std::uint64_t est = netcc::detail::swift_rsqrt_estimate(a, x, 32);
+  const std::uint64_t d = exact > est ? exact - est : est - exact;
+  return d < (est >> 9) + 3;
+}
+
+}  // namespace
+
+TEST(SwiftProp, Q32TargetEstimateWithinItsBoundAtEverySeedInterval) {
+  // Both ends of each of the seed table's 768 intervals (and their neighbours), at every
+  // normalising shift a q32 window in [2^-32, 2^31) packets takes, for alphas across the range
+  // validate() admits (up to 2^31 - 1 ns: raw below 2^63) and small ones.
+  const std::uint64_t alphas[] = {1,
+                                  3,
+                                  std::uint64_t{1} << 32,
+                                  std::uint64_t{65'320} << 32,
+                                  (std::uint64_t{1} << 63) - 1,
+                                  0x5555'5555'5555'5555u,
+                                  0x7FFF'FFFF'0000'0001u};
+  for (std::uint64_t i = 256; i < 1024; ++i) {
+    for (const std::uint64_t n :
+         {i << 54, ((i + 1) << 54) - 1, (i << 54) + (std::uint64_t{1} << 53)}) {
+      for (int e = 1; e < 64; ++e) {
+        const std::uint64_t x = n >> e;
+        if (x == 0) break;
+        for (const std::uint64_t a : alphas) {
+          ASSERT_TRUE(estimate_within_bound(a, x)) << "a = " << a << ", x = " << x;
+          ASSERT_TRUE(estimate_within_bound(a, x + 1)) << "a = " << a << ", x = " << x + 1;
+        }
+      }
+    }
+  }
+}
+
+RC_GTEST_PROP(SwiftProp, Q32TargetEstimateWithinItsBoundAtRandom, ()) {
+  const auto a = *rc::gen::oneOf(rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 40),
+                                 rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 63));
+  const int e = *rc::gen::inRange(0, 63);
+  const auto x = *rc::gen::inRange<std::uint64_t>(1, std::uint64_t{1} << 63) >> e;
+  RC_PRE(x > 0);
+  RC_ASSERT(estimate_within_bound(a, x));
+}
+
+RC_GTEST_PROP(SwiftProp, Q32BranchIsTheExactTargetsBranch, ()) {
+  // The q32 on_ack compares the fabric delay with bounds from the estimate and computes the
+  // exact term only near the target or for an MD: every ACK still takes the rule the exact target
+  // gives (AI below fabric_target(), MD above it when can_decrease, else hold), for delays drawn
+  // around the target (within ns, within the estimate's margin, and far), q32 and compact.
+  netcc::swift_params p;
+  p.fs_range = duration{*rc::gen::inRange<std::int64_t>(0, 1'000'000'001)};
+  p.fs_min_cwnd = std::ldexp(1.0, -*rc::gen::inRange(0, 20)) * *rc::gen::inRange(1, 1000);
+  p.fs_max_cwnd = p.fs_min_cwnd * (1 + *rc::gen::inRange(1, 100000) / 10.0);
+  p.min_cwnd = netcc::swift_window_floor;
+  p.max_cwnd = netcc::swift_window_limit;
+  p.init_cwnd = std::exp2(*rc::gen::inRange(-199, 300) / 10.0);
+  p.hops = static_cast<std::uint8_t>(*rc::gen::inRange(0, 4));
+  RC_PRE(netcc::validate(p).ok());
+  swift_q32 q{p};
+  netcc::swift_compact c{p};
+  const int n = *rc::gen::inRange(1, 60);
+  std::int64_t now = *rc::gen::inRange<std::int64_t>(0, 1'000'000);
+  for (int k = 0; k < n; ++k) {
+    now += *rc::gen::inRange<std::int64_t>(0, 200'000);
+    const std::int64_t target = q.fabric_target().count();
+    RC_ASSERT(c.fabric_target().count() == target);
+    const std::int64_t delta = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(-3, 4),
+                                               rc::gen::inRange<std::int64_t>(-5'000, 5'001),
+                                               rc::gen::inRange<std::int64_t>(-300'000, 300'001));
+    const std::int64_t rtt = std::max<std::int64_t>(1, target + delta);
+    const auto e = ack(now, rtt, *rc::gen::inRange<std::int64_t>(0, 4'000));
+    const bool due = q.can_decrease(timestamp{now}, duration{rtt});
+    const auto expect = rtt < target            ? netcc::swift_branch::increase
+                        : (rtt > target && due) ? netcc::swift_branch::decrease
+                                                : netcc::swift_branch::hold;
+    q.on_ack(e);
+    c.on_ack(e);
+    RC_ASSERT(q.last_branch() == expect);
+    RC_ASSERT(c.last_branch() == expect);
+    RC_ASSERT(c.fabric_window() == q.fabric_window());
+  }
+}
+
 }  // namespace netcc_tests::control_swift

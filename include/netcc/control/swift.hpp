@@ -309,6 +309,25 @@ constexpr bool swift_fs_fits(double fs_range_ns, double fs_min, double fs_max) n
   return alpha <= lim && alpha / swift_sqrt(fs_min) <= lim;
 }
 
+// floor(a / sqrt(x)) estimated from netcc/core/rsqrt.hpp's table seed alone, in raw fixed point
+// with `frac_bits` fraction bits (a >= 0, x > 0; saturating at 2^63 - 1): detail::mul_rsqrt's
+// normalisation and final scaling without its two Newton steps. The seed's relative error is
+// below 2^-10 (rsqrt.hpp), mul_rsqrt's below 2^-36 plus half a unit, so the two differ by less
+// than est 2^-9 + 3 units (est the estimate; tests/control/swift_test.cpp checks this across the
+// seed's intervals and at random).
+[[nodiscard]] constexpr std::uint64_t swift_rsqrt_estimate(std::uint64_t a, std::uint64_t x,
+                                                           int frac_bits) noexcept {
+  if (x == 0 || a == 0) return x == 0 && a != 0 ? ~std::uint64_t{0} >> 1 : 0;
+  const int lz = std::countl_zero(x);
+  const int shift = ((lz + frac_bits) & 1) == 0 ? lz : lz - 1;
+  const std::uint64_t n = shift >= 0 ? x << shift : x >> 1;
+  const std::uint64_t y0 = std::uint64_t{rsqrt_seed.v[(n >> 54) - 256]} << 32;  // Q2.62
+  const int sh = 62 + (64 - shift - frac_bits) / 2;
+  const u128 q = (u128{a} * y0) >> sh;  // a y0 < 2^126
+  constexpr std::uint64_t cap = ~std::uint64_t{0} >> 1;
+  return q > cap ? cap : static_cast<std::uint64_t>(q);
+}
+
 }  // namespace detail
 
 /// @brief Check Swift parameters; every error names "swift.<field>", the value and the rule.
@@ -570,9 +589,8 @@ class basic_swift {
       // target, so the term (a square root of the window) is computed only when the comparison
       // needs it; the same branch and window, bit for bit. fcwnd is still the window this ACK
       // found (the endpoint rule above changes only ecwnd).
-      const duration target{fabric.count() < hop_part
-                                ? hop_part
-                                : detail::swift_add(hop_part, flow_scaling(st.fcwnd))};
+      const duration target{
+          fabric.count() < hop_part ? hop_part : fabric_target_for(st, hop_part, fabric, now, rtt)};
       react(st, st.fcwnd, st.f_last, f_decreased, st.f_branch, fabric, target, n, now, rtt);
     }
 
@@ -741,6 +759,54 @@ class basic_swift {
       return detail::swift_add(params_.base_target.count(), topo);
     }
 
+    // The fabric target react() is given for a fabric delay at or above base_target + hops * h
+    // (hop_part). Fixed point: an estimate of the flow-scaling term from rsqrt's table seed
+    // (detail::swift_rsqrt_estimate, without the two Newton steps whose latency would delay the
+    // AI / MD branch) bounds the exact target within [lo, hi]. A delay below lo takes the AI
+    // rule and one above hi, when the window may not decrease, the hold rule; neither reads
+    // the target beyond that comparison, so lo or hi stands in for it: the same branch and
+    // window, bit for bit. A delay within [lo, hi], or above hi with a decrease due (the MD
+    // rule reads the target), gets the exact one. Range proof of [lo, hi]: with est the
+    // estimate's raw value, the exact scaled term differs from it by less than est 2^-9 + 3
+    // raw units; adding beta_fs (saturating) and clamping to [0, fs_range] move both by the
+    // same or less, and rounding each to whole ns adds under 1 ns: the terms differ by less
+    // than est 2^-(9+F) + 2 ns, below margin = est 2^-(8+F) + 4 ns. hop_part plus a term is
+    // monotone in the term (swift_add saturates), so lo = hop_part + (term_est - margin) <=
+    // target <= hop_part + (term_est + margin) = hi. The decrease test is may_decrease's value
+    // (rtt > 0: a clock that stepped back is not due) without its restart of the clock, which
+    // react then runs. Double: the exact target.
+    [[nodiscard]] constexpr std::int64_t fabric_target_for(const flow_state& st,
+                                                           std::int64_t hop_part, duration fabric,
+                                                           timestamp now,
+                                                           duration rtt) const noexcept {
+      if constexpr (detail::swift_is_fixed<value_type>::value) {
+        constexpr int fb = value_type::fraction_bits;
+        const value_type c = clamp_num(st.fcwnd, fs_min_, fs_max_);
+        const std::uint64_t est = detail::swift_rsqrt_estimate(
+            static_cast<std::uint64_t>(fs_alpha_.raw()), static_cast<std::uint64_t>(c.raw()), fb);
+        const value_type term =
+            clamp_num(value_type::from_raw(static_cast<std::int64_t>(est)) + fs_beta_, value_type{},
+                      fs_range_);
+        const std::int64_t t = detail::swift_round(term);                    // in [0, fs_range]
+        const auto margin = static_cast<std::int64_t>(est >> (8 + fb)) + 4;  // < 2^24
+        const std::int64_t lo = detail::swift_add(hop_part, t - margin);
+        if (fabric.count() < lo) return lo;
+        const std::int64_t hi = detail::swift_add(hop_part, t + margin);
+        if (fabric.count() > hi) {
+          bool due = !(st.flags & f_decreased);
+          if (!due) {
+            std::int64_t since = 0;  // now - t_last_decrease, saturating
+            if (__builtin_sub_overflow(now.count(), st.f_last.count(), &since))
+              since = now.count() < st.f_last.count() ? std::numeric_limits<std::int64_t>::min()
+                                                      : std::numeric_limits<std::int64_t>::max();
+            due = since >= rtt.count();
+          }
+          if (!due) return hi;
+        }
+      }
+      return detail::swift_add(hop_part, flow_scaling(st.fcwnd));
+    }
+
     // §3.5 flow-based scaling, in ns, rounded to nearest: max(0, min(alpha / sqrt(c) + beta_fs,
     // fs_range)) with c = fcwnd clamped to [fs_min_cwnd, fs_max_cwnd] (file comment).
     [[nodiscard]] constexpr std::int64_t flow_scaling(value_type fcwnd) const noexcept {
@@ -766,6 +832,9 @@ class basic_swift {
         const std::int64_t b = bytes{feedback_traits<E>::acked_bytes(e)}.count();
         if (b <= 0) return value_type{};
         if constexpr (detail::swift_is_fixed<value_type>::value) {
+          // One MSS (the common ACK): exactly 1, the quotient below without its multiplication
+          // (floor((MSS 2^F + floor(MSS / 2)) / MSS) = 2^F, as floor(MSS / 2) < MSS).
+          if (b == params_.mss.count()) return num<value_type>(1);
           // b 2^F + MSS / 2 below 2^64 (q32: b < 2^31 B): the same quotient through a 64-bit
           // multiplication (netcc::detail::divisor_u64) instead of a 128-bit reciprocal.
           constexpr int fb = value_type::fraction_bits;
