@@ -857,6 +857,25 @@ RC_GTEST_PROP(SwiftProperties, SanitisedParametersAlwaysValidate, ()) {
   }
 }
 
+namespace {
+
+// A valid flow-scaling curve across the range validate() admits (fs_range up to 1 s, fs_min_cwnd
+// from 2^-20 to 1000 packets, fs_max_cwnd up to 10^4 times it; other cases discarded), windows
+// bounded by the q32 range only, and an initial window from 2^-19.9 to 2^30 packets.
+netcc::swift_params gen_flow_scaling_params() {
+  netcc::swift_params p;
+  p.fs_range = duration{*rc::gen::inRange<std::int64_t>(0, 1'000'000'001)};
+  p.fs_min_cwnd = std::ldexp(1.0, -*rc::gen::inRange(0, 20)) * *rc::gen::inRange(1, 1000);
+  p.fs_max_cwnd = p.fs_min_cwnd * (1 + *rc::gen::inRange(1, 100000) / 10.0);
+  p.min_cwnd = netcc::swift_window_floor;
+  p.max_cwnd = netcc::swift_window_limit;
+  p.init_cwnd = std::exp2(*rc::gen::inRange(-199, 300) / 10.0);
+  RC_PRE(netcc::validate(p).ok());
+  return p;
+}
+
+}  // namespace
+
 RC_GTEST_PROP(SwiftProperties, Q32FlowScalingWithinItsErrorBoundForAnyWindow, ()) {
   // The q32 target computes alpha / sqrt(fcwnd) in integers (netcc/core/rsqrt.hpp: relative
   // error below 2^-36, no square root or division). For any valid curve and any window in the
@@ -864,15 +883,7 @@ RC_GTEST_PROP(SwiftProperties, Q32FlowScalingWithinItsErrorBoundForAnyWindow, ()
   // lies within term 2^-36 + 2^-32 (2 + 1 / sqrt(c)) ns of the exact one (the rsqrt, and alpha
   // and beta held to 2^-33); its whole-ns rounding then equals the exact rounding unless the
   // exact term lies within that bound of a half ns, and is never more than 1 ns off.
-  netcc::swift_params p;
-  p.fs_range = duration{*rc::gen::inRange<std::int64_t>(0, 1'000'000'001)};
-  p.fs_min_cwnd = std::ldexp(1.0, -*rc::gen::inRange(0, 20)) * *rc::gen::inRange(1, 1000);
-  p.fs_max_cwnd = p.fs_min_cwnd * (1 + *rc::gen::inRange(1, 100000) / 10.0);
-  p.min_cwnd = netcc::swift_window_floor;
-  p.max_cwnd = netcc::swift_window_limit;
-  RC_PRE(netcc::validate(p).ok());
-  const double c0 = std::exp2(*rc::gen::inRange(-199, 300) / 10.0);  // 2^-19.9 .. 2^30
-  p.init_cwnd = c0;
+  netcc::swift_params p = gen_flow_scaling_params();
   const swift_q32 q{p};
   p.init_cwnd = netcc::to_double(q.fabric_window());  // the same window value in double
   const netcc::swift d{p};
@@ -1127,12 +1138,12 @@ RC_GTEST_PROP(SwiftProp, Q32NumAckedIsTheExactQuotient, ()) {
 
 namespace {
 
-// detail::swift_rsqrt_estimate (rsqrt's table seed alone) against detail::mul_rsqrt (the seed
+// detail::mul_rsqrt_estimate (rsqrt's table seed alone) against detail::mul_rsqrt (the seed
 // and two Newton steps) for a = `a`, x = `x` in q32: the bound basic_swift's q32 on_ack relies on
 // to decide most ACKs before the exact flow-scaling term (config::fabric_target_for).
 bool estimate_within_bound(std::uint64_t a, std::uint64_t x) {
   const std::uint64_t exact = netcc::detail::mul_rsqrt(a, x, 32);
-  const std::uint64_t est = netcc::detail::swift_rsqrt_estimate(a, x, 32);
+  const std::uint64_t est = netcc::detail::mul_rsqrt_estimate(a, x, 32);
   const std::uint64_t d = exact > est ? exact - est : est - exact;
   return d < (est >> 9) + 3;
 }
@@ -1179,15 +1190,8 @@ RC_GTEST_PROP(SwiftProp, Q32BranchIsTheExactTargetsBranch, ()) {
   // exact term only near the target or for an MD: every ACK still takes the rule the exact target
   // gives (AI below fabric_target(), MD above it when can_decrease, else hold), for delays drawn
   // around the target (within ns, within the estimate's margin, and far), q32 and compact.
-  netcc::swift_params p;
-  p.fs_range = duration{*rc::gen::inRange<std::int64_t>(0, 1'000'000'001)};
-  p.fs_min_cwnd = std::ldexp(1.0, -*rc::gen::inRange(0, 20)) * *rc::gen::inRange(1, 1000);
-  p.fs_max_cwnd = p.fs_min_cwnd * (1 + *rc::gen::inRange(1, 100000) / 10.0);
-  p.min_cwnd = netcc::swift_window_floor;
-  p.max_cwnd = netcc::swift_window_limit;
-  p.init_cwnd = std::exp2(*rc::gen::inRange(-199, 300) / 10.0);
+  netcc::swift_params p = gen_flow_scaling_params();
   p.hops = static_cast<std::uint8_t>(*rc::gen::inRange(0, 4));
-  RC_PRE(netcc::validate(p).ok());
   swift_q32 q{p};
   netcc::swift_compact c{p};
   const int n = *rc::gen::inRange(1, 60);

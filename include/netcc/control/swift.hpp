@@ -309,25 +309,6 @@ constexpr bool swift_fs_fits(double fs_range_ns, double fs_min, double fs_max) n
   return alpha <= lim && alpha / swift_sqrt(fs_min) <= lim;
 }
 
-// floor(a / sqrt(x)) estimated from netcc/core/rsqrt.hpp's table seed alone, in raw fixed point
-// with `frac_bits` fraction bits (a >= 0, x > 0; saturating at 2^63 - 1): detail::mul_rsqrt's
-// normalisation and final scaling without its two Newton steps. The seed's relative error is
-// below 2^-10 (rsqrt.hpp), mul_rsqrt's below 2^-36 plus half a unit, so the two differ by less
-// than est 2^-9 + 3 units (est the estimate; tests/control/swift_test.cpp checks this across the
-// seed's intervals and at random).
-[[nodiscard]] constexpr std::uint64_t swift_rsqrt_estimate(std::uint64_t a, std::uint64_t x,
-                                                           int frac_bits) noexcept {
-  if (x == 0 || a == 0) return x == 0 && a != 0 ? ~std::uint64_t{0} >> 1 : 0;
-  const int lz = std::countl_zero(x);
-  const int shift = ((lz + frac_bits) & 1) == 0 ? lz : lz - 1;
-  const std::uint64_t n = shift >= 0 ? x << shift : x >> 1;
-  const std::uint64_t y0 = std::uint64_t{rsqrt_seed.v[(n >> 54) - 256]} << 32;  // Q2.62
-  const int sh = 62 + (64 - shift - frac_bits) / 2;
-  const u128 q = (u128{a} * y0) >> sh;  // a y0 < 2^126
-  constexpr std::uint64_t cap = ~std::uint64_t{0} >> 1;
-  return q > cap ? cap : static_cast<std::uint64_t>(q);
-}
-
 }  // namespace detail
 
 /// @brief Check Swift parameters; every error names "swift.<field>", the value and the rule.
@@ -761,7 +742,7 @@ class basic_swift {
 
     // The fabric target react() is given for a fabric delay at or above base_target + hops * h
     // (hop_part). Fixed point: an estimate of the flow-scaling term from rsqrt's table seed
-    // (detail::swift_rsqrt_estimate, without the two Newton steps whose latency would delay the
+    // (detail::mul_rsqrt_estimate, without the two Newton steps whose latency would delay the
     // AI / MD branch) bounds the exact target within [lo, hi]. A delay below lo takes the AI
     // rule and one above hi, when the window may not decrease, the hold rule; neither reads
     // the target beyond that comparison, so lo or hi stands in for it: the same branch and
@@ -782,7 +763,7 @@ class basic_swift {
       if constexpr (detail::swift_is_fixed<value_type>::value) {
         constexpr int fb = value_type::fraction_bits;
         const value_type c = clamp_num(st.fcwnd, fs_min_, fs_max_);
-        const std::uint64_t est = detail::swift_rsqrt_estimate(
+        const std::uint64_t est = detail::mul_rsqrt_estimate(
             static_cast<std::uint64_t>(fs_alpha_.raw()), static_cast<std::uint64_t>(c.raw()), fb);
         const value_type term =
             clamp_num(value_type::from_raw(static_cast<std::int64_t>(est)) + fs_beta_, value_type{},

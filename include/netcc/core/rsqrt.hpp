@@ -76,23 +76,47 @@ inline constexpr rsqrt_table rsqrt_seed{};
   return y;
 }
 
+// x > 0 in raw fixed point with `frac_bits` fraction bits, normalised for a / sqrt(x): x = n
+// 2^-shift with n in [2^62, 2^64) and shift + frac_bits even (shift = lz puts n in [2^63, 2^64),
+// lz - 1, the parity, in [2^62, 2^63); -1 is x >> 1), so 1/sqrt(x 2^-F) = 1/sqrt(n 2^-64)
+// 2^((shift + F - 64) / 2); and a / sqrt(x) in units of 2^-F is a y 2^-62 2^-(64 - shift - F) / 2
+// for y = 1/sqrt(n 2^-64) in Q2.62: a right shift by sh = 62 + (64 - shift - F) / 2, in [31, 94]
+// for F in [0, 63].
+struct rsqrt_operand {
+  std::uint64_t n;
+  int sh;
+};
+[[nodiscard]] constexpr rsqrt_operand rsqrt_normalise(std::uint64_t x, int frac_bits) noexcept {
+  const int lz = std::countl_zero(x);
+  const int shift = ((lz + frac_bits) & 1) == 0 ? lz : lz - 1;
+  return {shift >= 0 ? x << shift : x >> 1, 62 + (64 - shift - frac_bits) / 2};
+}
+
 /// @brief round(a / sqrt(x)) in raw fixed point: `a` and `x` raw values with `frac_bits`
 /// fraction bits (a >= 0, x > 0), the result raw with the same fraction bits, saturating at
 /// 2^63 - 1. Relative error below rsqrt_rel_error plus the final rounding (half a unit).
 [[nodiscard]] constexpr std::uint64_t mul_rsqrt(std::uint64_t a, std::uint64_t x,
                                                 int frac_bits) noexcept {
   if (x == 0 || a == 0) return x == 0 && a != 0 ? ~std::uint64_t{0} >> 1 : 0;
-  // x = n 2^-shift with n in [2^62, 2^64) and shift + frac_bits even: 1/sqrt(x 2^-F) =
-  // 1/sqrt(n 2^-64) 2^((shift + F - 64) / 2).
-  // shift = lz puts n in [2^63, 2^64); lz - 1 (the parity) in [2^62, 2^63); -1 is x >> 1.
-  const int lz = std::countl_zero(x);
-  const int shift = ((lz + frac_bits) & 1) == 0 ? lz : lz - 1;
-  const std::uint64_t n = shift >= 0 ? x << shift : x >> 1;
-  const std::uint64_t y = rsqrt_q62(n);
-  // x = n 2^-64 2^(64 - shift - F): a / sqrt(x) in units of 2^-F is a y 2^-62 2^-(64 - shift -
-  // F) / 2, a right shift by sh in [31, 94] for F in [0, 63].
-  const int sh = 62 + (64 - shift - frac_bits) / 2;
-  const u128 q = (u128{a} * y + (u128{1} << (sh - 1))) >> sh;  // a y < 2^127
+  const rsqrt_operand o = rsqrt_normalise(x, frac_bits);
+  const std::uint64_t y = rsqrt_q62(o.n);
+  const u128 q = (u128{a} * y + (u128{1} << (o.sh - 1))) >> o.sh;  // a y < 2^127
+  constexpr std::uint64_t cap = ~std::uint64_t{0} >> 1;
+  return q > cap ? cap : static_cast<std::uint64_t>(q);
+}
+
+/// @brief floor(a / sqrt(x)) estimated from the table seed alone (mul_rsqrt without its two
+/// Newton steps), in raw fixed point with `frac_bits` fraction bits (a >= 0, x > 0; saturating
+/// at 2^63 - 1). The seed's relative error is below 2^-10, mul_rsqrt's below 2^-36 plus half a
+/// unit, so the two differ by less than est 2^-9 + 3 units (est the estimate): a bound for
+/// deciding a comparison before the exact value's latency (Swift's q32 target; checked across
+/// the seed's intervals and at random by tests/control/swift_test.cpp).
+[[nodiscard]] constexpr std::uint64_t mul_rsqrt_estimate(std::uint64_t a, std::uint64_t x,
+                                                         int frac_bits) noexcept {
+  if (x == 0 || a == 0) return x == 0 && a != 0 ? ~std::uint64_t{0} >> 1 : 0;
+  const rsqrt_operand o = rsqrt_normalise(x, frac_bits);
+  const std::uint64_t y0 = std::uint64_t{rsqrt_seed.v[(o.n >> 54) - 256]} << 32;  // Q2.62
+  const u128 q = (u128{a} * y0) >> o.sh;                                          // a y0 < 2^126
   constexpr std::uint64_t cap = ~std::uint64_t{0} >> 1;
   return q > cap ? cap : static_cast<std::uint64_t>(q);
 }
