@@ -10,6 +10,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
+#include <limits>
 
 namespace netcc_tests::fabric_token_bucket {
 
@@ -194,6 +195,109 @@ RC_GTEST_PROP(TokenBucket, AfterIdleMatchesState, ()) {
   RC_ASSERT(netcc::token_bucket_after_idle(tokens, idle, p) <=
             netcc::token_bucket_after_idle(tokens, more, p));
   RC_ASSERT(netcc::token_bucket_after_idle(tokens, more, p) <= p.bucket);
+}
+
+// ---------------------------------------------------------------- the 128-bit form, as reference
+
+namespace {
+
+using netcc::detail::i128;
+
+// The token bucket as netcc computed it in 128-bit integers (before the 64-bit forms): every
+// product and sum exact, the result saturated. The library must equal it for every input.
+struct wide {
+  static i128 cap(const token_bucket_params& p) {
+    const std::int64_t b = p.bucket.count() < 0                        ? 0
+                           : p.bucket > netcc::token_bucket_max_bucket ? (std::int64_t{1} << 30)
+                                                                       : p.bucket.count();
+    return i128{b} * netcc::token_bucket_units_per_byte;
+  }
+  static i128 credit_at(const token_bucket_state& s, timestamp t, const token_bucket_params& p) {
+    const i128 c0 = s.credit < 0 ? 0 : i128{s.credit};
+    i128 c = c0 > cap(p) ? cap(p) : c0;
+    const i128 dt = i128{t.count()} - s.last.count();
+    const i128 r = p.rate.count() < 0 ? 0 : p.rate.count();
+    if (dt > 0 && r > 0) c = r * dt >= cap(p) - c ? cap(p) : c + r * dt;
+    return c;
+  }
+  static i128 size(bytes b) {
+    return b.count() < 0 ? 0 : i128{b.count()} * netcc::token_bucket_units_per_byte;
+  }
+  static bool consume(token_bucket_state& s, bytes sz, timestamp now,
+                      const token_bucket_params& p) {
+    i128 c = credit_at(s, now, p);
+    const bool ok = c >= size(sz);
+    if (ok) c -= size(sz);
+    s.credit = static_cast<std::int64_t>(c);
+    if (now > s.last) s.last = now;
+    return ok;
+  }
+  static timestamp earliest(const token_bucket_state& s, bytes sz, timestamp now,
+                            const token_bucket_params& p) {
+    if (size(sz) > cap(p)) return timestamp::max();
+    const timestamp start = now > s.last ? now : s.last;
+    const i128 c = credit_at(s, start, p);
+    if (c >= size(sz)) return now;
+    if (p.rate <= netcc::bit_rate{0}) return timestamp::max();
+    const i128 r = p.rate.count();
+    const i128 dt = (size(sz) - c + r - 1) / r;  // ceil
+    return timestamp{netcc::detail::saturate_i64(i128{start.count()} + dt)};
+  }
+};
+
+std::int64_t gen_wide_i64() {
+  return *rc::gen::oneOf(rc::gen::arbitrary<std::int64_t>(),
+                         rc::gen::inRange<std::int64_t>(-100'000, 100'000),
+                         rc::gen::element(std::numeric_limits<std::int64_t>::min(),
+                                          std::numeric_limits<std::int64_t>::max(), std::int64_t{0},
+                                          std::int64_t{-1}));
+}
+
+}  // namespace
+
+RC_GTEST_PROP(TokenBucket, EqualsTheWideForm, ()) {
+  // Every public function against the 128-bit form, for any parameters (rates <= 0, buckets
+  // below 0 and beyond 2^30 B), states (tokens outside [0, bucket], any time), times and sizes,
+  // extremes of int64 included.
+  const token_bucket_params p{
+      .rate = netcc::bit_rate{*rc::gen::oneOf(
+          rc::gen::inRange<std::int64_t>(1, 1'000'000'000'000),
+          rc::gen::element<std::int64_t>(0, -1, 1, std::numeric_limits<std::int64_t>::max(),
+                                         std::numeric_limits<std::int64_t>::min()),
+          rc::gen::arbitrary<std::int64_t>())},
+      .bucket = bytes{*rc::gen::oneOf(
+          rc::gen::inRange<std::int64_t>(0, 1 << 24),
+          rc::gen::element<std::int64_t>(0, -1, std::int64_t{1} << 30, (std::int64_t{1} << 30) + 1,
+                                         std::numeric_limits<std::int64_t>::max()),
+          rc::gen::arbitrary<std::int64_t>())}};
+  const std::int64_t cap = static_cast<std::int64_t>(wide::cap(p));
+  token_bucket_state s{timestamp{gen_wide_i64()},
+                       *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, cap + 1),
+                                       rc::gen::just(cap), rc::gen::arbitrary<std::int64_t>())};
+  const std::int64_t n = *rc::gen::inRange(1, 20);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const timestamp now{*rc::gen::oneOf(
+        rc::gen::just(gen_wide_i64()),
+        rc::gen::just(netcc::detail::saturate_i64(
+            i128{s.last.count()} + *rc::gen::inRange<std::int64_t>(-1000, 1'000'000))))};
+    const bytes size{*rc::gen::oneOf(
+        rc::gen::inRange<std::int64_t>(-10, 20'000), rc::gen::just(p.bucket.count()),
+        rc::gen::just(p.bucket.count() +
+                      (p.bucket.count() < std::numeric_limits<std::int64_t>::max())),
+        rc::gen::arbitrary<std::int64_t>())};
+    RC_ASSERT(netcc::detail::tb_credit_at(s, now, p) == wide::credit_at(s, now, p));
+    RC_ASSERT(netcc::token_bucket_tokens(s, now, p) ==
+              bytes{static_cast<std::int64_t>(wide::credit_at(s, now, p) /
+                                              netcc::token_bucket_units_per_byte)});
+    RC_ASSERT(netcc::token_bucket_conforms(s, size, now, p) ==
+              (wide::credit_at(s, now, p) >= wide::size(size)));
+    RC_ASSERT(netcc::token_bucket_earliest(s, size, now, p) == wide::earliest(s, size, now, p));
+    token_bucket_state a = s, b = s;
+    RC_ASSERT(netcc::token_bucket_consume(a, size, now, p) == wide::consume(b, size, now, p));
+    RC_ASSERT(a == b);
+    RC_ASSERT(netcc::token_bucket_state::full(p, now).credit == cap);
+    s = a;
+  }
 }
 
 }  // namespace netcc_tests::fabric_token_bucket

@@ -104,40 +104,59 @@ static_assert(sizeof(token_bucket_state) <= 16, "token_bucket_state: 16 B budget
 
 namespace detail {
 
-// The bucket size in exact token units, clamped into [0, 2^30 B].
-constexpr i128 tb_cap_units(const token_bucket_params& p) noexcept {
-  const std::int64_t b = p.bucket.count() < 0                 ? 0
-                         : p.bucket > token_bucket_max_bucket ? token_bucket_max_bucket.count()
-                                                              : p.bucket.count();
-  return i128{b} * token_bucket_units_per_byte;
+// Every quantity below fits 64 bits: the bucket is at most 2^30 B, i.e. 2^30 x 8e9 < 2^63 token
+// units, tokens are clamped into [0, bucket], and a size beyond the bucket is never compared
+// in token units (it cannot conform). Only the gain r * dt can exceed 64 bits, and then it
+// fills the bucket. (netcc computed these in 128-bit integers before; the 64-bit forms give the
+// same values for every input, tests/fabric/token_bucket_test.cpp.)
+
+// The bucket size in whole bytes, clamped into [0, 2^30].
+constexpr std::int64_t tb_bucket_bytes(const token_bucket_params& p) noexcept {
+  return p.bucket.count() < 0                 ? 0
+         : p.bucket > token_bucket_max_bucket ? token_bucket_max_bucket.count()
+                                              : p.bucket.count();
 }
 
-// Tokens (exact units) at time t >= s.last, capped at b: min(b, credit + r (t - last)).
-constexpr i128 tb_credit_at(const token_bucket_state& s, timestamp t,
-                            const token_bucket_params& p) noexcept {
-  const i128 cap = tb_cap_units(p);
-  i128 c = s.credit < 0 ? 0 : i128{s.credit};
+// The bucket size in exact token units, clamped into [0, 2^30 B] (< 2^63).
+constexpr std::int64_t tb_cap_units(const token_bucket_params& p) noexcept {
+  return tb_bucket_bytes(p) * token_bucket_units_per_byte;
+}
+
+// Tokens (exact units) at time t, capped at b: min(b, credit + r (t - last)), no gain when
+// t <= last or r <= 0.
+constexpr std::int64_t tb_credit_at(const token_bucket_state& s, timestamp t,
+                                    const token_bucket_params& p) noexcept {
+  const std::int64_t cap = tb_cap_units(p);
+  std::int64_t c = s.credit < 0 ? 0 : s.credit;
   if (c > cap) c = cap;
-  const i128 dt = i128{t.count()} - s.last.count();
-  const i128 r = p.rate.count() < 0 ? 0 : p.rate.count();
-  if (dt > 0 && r > 0) {
-    // r < 2^63 and dt < 2^64, so r * dt < 2^127 fits; compare before adding so that the sum
-    // never reaches the 128-bit limit.
-    const i128 gain = r * dt;
-    c = gain >= cap - c ? cap : c + gain;  // tokens += r * dt, capped at b
-  }
-  return c;
+  // t - last as an unsigned count (exact when t > last, since both are int64), else 0; a
+  // non-positive rate as 0: either way the gain is 0 and the tokens stay as they are.
+  const std::uint64_t dt = t > s.last ? static_cast<std::uint64_t>(t.count()) -
+                                            static_cast<std::uint64_t>(s.last.count())
+                                      : 0;
+  const std::uint64_t r = p.rate.count() < 0 ? 0 : static_cast<std::uint64_t>(p.rate.count());
+  std::uint64_t gain = 0;
+  // tokens += r * dt, capped at b; a product beyond 64 bits is beyond b.
+  const bool fills =
+      __builtin_mul_overflow(r, dt, &gain) || gain >= static_cast<std::uint64_t>(cap - c);
+  return fills ? cap : c + static_cast<std::int64_t>(gain);
 }
 
-constexpr i128 tb_size_units(bytes size) noexcept {
-  return size.count() < 0 ? 0 : i128{size.count()} * token_bucket_units_per_byte;
+// A packet's size in token units, for comparison with tokens of a bucket of `bucket_bytes`
+// (clamped) bytes: size * 8e9 when size <= bucket_bytes (0 for a negative size), otherwise
+// (bucket_bytes + 1) * 8e9, which exceeds every token count the bucket can hold, as the size
+// itself does.
+constexpr std::int64_t tb_need_units(bytes size, std::int64_t bucket_bytes) noexcept {
+  std::int64_t b = size.count() < 0 ? 0 : size.count();
+  if (b > bucket_bytes) b = bucket_bytes + 1;
+  return b * token_bucket_units_per_byte;
 }
 
 }  // namespace detail
 
 constexpr token_bucket_state token_bucket_state::full(const token_bucket_params& p,
                                                       timestamp now) noexcept {
-  return {now, static_cast<std::int64_t>(detail::tb_cap_units(p))};
+  return {now, detail::tb_cap_units(p)};
 }
 
 /// @brief Whole tokens (bytes, rounded down) in the bucket at `now`, in [0, bucket].
@@ -161,7 +180,7 @@ constexpr token_bucket_state token_bucket_state::full(const token_bucket_params&
 [[nodiscard]] constexpr bool token_bucket_conforms(const token_bucket_state& s, bytes size,
                                                    timestamp now,
                                                    const token_bucket_params& p) noexcept {
-  return detail::tb_credit_at(s, now, p) >= detail::tb_size_units(size);
+  return detail::tb_credit_at(s, now, p) >= detail::tb_need_units(size, detail::tb_bucket_bytes(p));
 }
 
 /// @brief Offer a packet of `size` at `now`: refill to `now`, then take `size` tokens if the
@@ -178,11 +197,10 @@ constexpr token_bucket_state token_bucket_state::full(const token_bucket_params&
 /// @endcode
 [[nodiscard]] constexpr bool token_bucket_consume(token_bucket_state& s, bytes size, timestamp now,
                                                   const token_bucket_params& p) noexcept {
-  detail::i128 c = detail::tb_credit_at(s, now, p);
-  const detail::i128 need = detail::tb_size_units(size);
+  const std::int64_t c = detail::tb_credit_at(s, now, p);
+  const std::int64_t need = detail::tb_need_units(size, detail::tb_bucket_bytes(p));
   const bool ok = c >= need;
-  if (ok) c -= need;  // conforming: tokens -= L
-  s.credit = static_cast<std::int64_t>(c);
+  s.credit = ok ? c - need : c;  // conforming: tokens -= L
   if (now > s.last) s.last = now;
   return ok;
 }
@@ -199,18 +217,21 @@ constexpr token_bucket_state token_bucket_state::full(const token_bucket_params&
 [[nodiscard]] constexpr timestamp token_bucket_earliest(const token_bucket_state& s, bytes size,
                                                         timestamp now,
                                                         const token_bucket_params& p) noexcept {
-  const detail::i128 need = detail::tb_size_units(size);
-  if (need > detail::tb_cap_units(p)) return timestamp::max();  // L > b: never conforms
+  const std::int64_t b = detail::tb_bucket_bytes(p);
+  if (size.count() > b) return timestamp::max();  // L > b: never conforms
   const timestamp start = now > s.last ? now : s.last;
-  const detail::i128 c = detail::tb_credit_at(s, start, p);
+  const std::int64_t c = detail::tb_credit_at(s, start, p);
+  const std::int64_t need = detail::tb_need_units(size, b);
   if (c >= need) return now;
   if (p.rate <= bit_rate{0}) return timestamp::max();
-  const detail::i128 r = p.rate.count();
-  // ceil(deficit / r) in 64 bits: 0 < deficit <= b <= 2^30 B x 8e9 < 2^63 and r < 2^63, so
-  // deficit + r - 1 < 2^64 (a hardware division instead of a 128-bit one).
-  const auto num = static_cast<std::uint64_t>(need - c + r - 1);
-  const detail::i128 dt = num / static_cast<std::uint64_t>(p.rate.count());
-  return timestamp{detail::saturate_i64(detail::i128{start.count()} + dt)};
+  // ceil(deficit / r): 0 < deficit <= b <= 2^30 B x 8e9 < 2^63 and r < 2^63, so deficit + r - 1
+  // < 2^64, and the quotient (at most the deficit) < 2^63.
+  const auto r = static_cast<std::uint64_t>(p.rate.count());
+  const std::uint64_t num = static_cast<std::uint64_t>(need - c) + r - 1;
+  const auto dt = static_cast<std::int64_t>(num / r);
+  std::int64_t t = 0;
+  if (__builtin_add_overflow(start.count(), dt, &t)) return timestamp::max();  // saturate
+  return timestamp{t};
 }
 
 /// @brief Tokens after an idle period: min(bucket, tokens + r * idle), in whole bytes (rounded
