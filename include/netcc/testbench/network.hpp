@@ -471,7 +471,7 @@ class network {
   [[nodiscard]] std::uint64_t memory_bytes() const noexcept {
     std::uint64_t b = static_bytes_;
     b += pool_.capacity() * (sizeof(packet) + 2 * sizeof(std::uint32_t));
-    b += int_pool_.capacity() * sizeof(int_stack<>);
+    b += int_pool_.capacity() * sizeof(int_hop_slots);
     b += free_.capacity() * sizeof(std::uint32_t) +
          (queue_.capacity() + starts_.capacity()) * sizeof(event);
     b += ts_.t.capacity() * sizeof(timestamp);
@@ -482,7 +482,7 @@ class network {
   /// @brief Bytes one packet in flight costs the engine at most: its pool slot, one event, a
   /// queue slot, a free-list slot and an INT slot (the unit of a memory estimate before a run).
   [[nodiscard]] static constexpr std::uint64_t bytes_per_packet() noexcept {
-    return sizeof(packet) + sizeof(event) + 2 * sizeof(std::uint32_t) + sizeof(int_stack<>);
+    return sizeof(packet) + sizeof(event) + 2 * sizeof(std::uint32_t) + sizeof(int_hop_slots);
   }
   /// @brief Bytes one flow costs the engine, without its controller and scheduled writes.
   [[nodiscard]] static constexpr std::uint64_t bytes_per_flow() noexcept {
@@ -956,6 +956,13 @@ class network {
     std::uint32_t sw_index = 0;
     std::uint8_t flags = 0;
   };
+  // A packet's INT hop records in the network's INT pool (their count is the packet's
+  // int_count): 32-B records at a 32-B alignment, so a switch's push writes within one line.
+  struct alignas(32) int_hop_slots {
+    static constexpr std::size_t max_hops = int_stack<>::max_hops;
+    std::array<int_hop, max_hops> hops;
+  };
+  static_assert(sizeof(int_hop) == 32 && sizeof(int_hop_slots) == 32 * int_stack<>::max_hops);
   static constexpr std::uint32_t no_packet = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::uint32_t no_route = std::numeric_limits<std::uint32_t>::max();
   struct route_list {
@@ -1156,22 +1163,31 @@ class network {
     in_network_ -= static_cast<std::uint64_t>(pool_[i].size.count());
     release_slot(i);
   }
-  // The INT records of packet `i`, emptied first if it carries none yet. Packet `i`'s INT slot
-  // is `i` in a pool beside the packets' (grown to the packet pool's capacity when a packet
-  // first carries INT), so its address is known from the index alone: an event's INT records
-  // can be prefetched with its packet, without waiting for the packet to load.
-  int_stack<>& int_of(std::uint32_t i) {
-    if (pool_[i].int_slot == no_int_slot) {
-      if (int_pool_.size() <= i) int_pool_.resize(pool_.capacity());
-      int_pool_[i].count = 0;
-      pool_[i].int_slot = i;
-    }
-    return int_pool_[i];
+  // INT records of packet `i` live at `i` in a pool beside the packets' (grown to the packet
+  // pool's capacity when a packet first carries INT), their count in the packet: an event's INT
+  // records can be prefetched with its packet from the index alone, and a switch's push writes
+  // one 32-B record, never a line shared with a count or a straddled record.
+  // Append hop record `h` to packet `i`'s (int_stack's rule: refused when full).
+  void push_int(std::uint32_t i, const int_hop& h) {
+    packet& pk = pool_[i];
+    if (pk.int_count >= int_hop_slots::max_hops) return;
+    if (int_pool_.size() <= i) int_pool_.resize(pool_.capacity());
+    int_pool_[i].hops[pk.int_count++] = h;
+  }
+  // Packet `i`'s INT records replaced by `s`'s.
+  void set_int(std::uint32_t i, const int_stack<>& s) {
+    const std::size_t n = s.size();
+    if (n != 0 && int_pool_.size() <= i) int_pool_.resize(pool_.capacity());
+    for (std::size_t k = 0; k < n; ++k) int_pool_[i].hops[k] = s[k];
+    pool_[i].int_count = static_cast<std::uint8_t>(n);
   }
   // A copy of packet `i`'s INT records (none if it carries none).
   [[nodiscard]] int_stack<> int_copy(std::uint32_t i) const {
-    const std::uint32_t s = pool_[i].int_slot;
-    return s == no_int_slot ? int_stack<>{} : int_pool_[s];
+    int_stack<> s;
+    const std::size_t n = pool_[i].int_count;
+    for (std::size_t k = 0; k < n; ++k) s.hops[k] = int_pool_[i].hops[k];
+    s.count = static_cast<std::uint8_t>(n);
+    return s;
   }
   // A packet leaves the network at its destination host.
   void deliver(std::uint32_t i) {
@@ -1224,7 +1240,7 @@ class network {
   void prefetch_int(std::uint32_t i) const noexcept {
     if (i >= int_pool_.size()) return;
     const auto* r = reinterpret_cast<const char*>(&int_pool_[i]);
-    for (std::size_t b = 0; b < sizeof(int_stack<>); b += 64) __builtin_prefetch(r + b);
+    for (std::size_t b = 0; b < sizeof(int_hop_slots); b += 64) __builtin_prefetch(r + b);
   }
 
   void dispatch(const event& e) {
@@ -1393,9 +1409,9 @@ class network {
     s.src = n;
     s.dst = sender;
     s.size = cfg_.control_size;
-    s.src_queue = bolt_decode_q_size(r.src.q_size);
-    s.src_rate = bolt_decode_link_rate(r.src.link_rate, sw.bolt_cfg.link_rate_unit);
-    s.src_tx_ts = r.src.t_data_tx;
+    s.set_src_report(bolt_decode_q_size(r.src.q_size),
+                     bolt_decode_link_rate(r.src.link_rate, sw.bolt_cfg.link_rate_unit),
+                     r.src.t_data_tx);
     inject(c);
     forward_from_switch(n, c);
   }
@@ -1457,10 +1473,10 @@ class network {
     ++hops_;
     if ((flags & f_int) != 0 && pk.kind == packet_kind::data) {
       // HPCC/PowerTCP INT at dequeue: queue length, timestamp, tx bytes, link rate.
-      int_of(idx).push({.ts = static_cast<std::uint64_t>(now_.count()),
-                        .qlen = p.q_bytes,
-                        .tx_bytes = p.tx_total,
-                        .link_rate = p.link.rate});
+      push_int(idx, {.ts = static_cast<std::uint64_t>(now_.count()),
+                     .qlen = p.q_bytes,
+                     .tx_bytes = p.tx_total,
+                     .link_rate = p.link.rate});
     }
     const std::int64_t end = now_.count() + serialisation(p, pk.size, pk.control ? 0 : 1).count();
     const std::uint64_t order = order_++;
@@ -1539,9 +1555,9 @@ class network {
         flow_state& f = flows_[pk.flow];
         if (f.cc)
           f.cc->on_src(src_event{.now = now_,
-                                 .queue = pk.src_queue,
-                                 .link_rate = pk.src_rate,
-                                 .tx_timestamp = pk.src_tx_ts});
+                                 .queue = pk.src_queue(),
+                                 .link_rate = pk.src_rate(),
+                                 .tx_timestamp = pk.src_tx_ts()});
         deliver(idx);
         kick_host(f.src);
         break;
@@ -1584,10 +1600,12 @@ class network {
       return;
     }
     const port_state& dp = nd.ports[data_port];
+    int_stack<> carried = int_copy(idx);
     const auto r =
-        fasttune_switch(nd.fasttune[pk.flow], kind, int_of(idx),
+        fasttune_switch(nd.fasttune[pk.flow], kind, carried,
                         {.qlen = dp.q_bytes, .tx_bytes = dp.tx_total, .link_rate = dp.link.rate},
                         now_, nd.sw.fasttune_cfg);
+    set_int(idx, carried);
     if (!r.send_sack) return;
     const flow_id fid = pk.flow;
     const node_id sender = pk.src;
@@ -1600,7 +1618,7 @@ class network {
     sa.dst = sender;
     sa.size = cfg_.control_size;
     sa.sent_at = pool_[idx].sent_at;
-    int_of(c) = r.sack_int;
+    set_int(c, r.sack_int);
     ++nd.ports[pi].stats.sacks;
     inject(c);
     forward_from_switch(n, c);
@@ -2046,7 +2064,7 @@ class network {
   std::function<std::unique_ptr<sender_cc>(flow_id)> factory_;
   std::vector<packet> pool_;
   std::vector<std::uint32_t> free_;
-  std::vector<int_stack<>> int_pool_;  // INT records of packet i at i (packets with INT only)
+  std::vector<int_hop_slots> int_pool_;  // INT records of packet i at i (see push_int)
   // A time-series source, in the order the monitor_* calls were made.
   struct monitor {
     enum kind_t : std::uint8_t {

@@ -4,10 +4,10 @@
 ///
 /// Packets live in a pool owned by netcc::testbench::network and move between queues by
 /// index, so the engine allocates no memory per packet once the pool has grown to the
-/// working set. A packet is compact (96 B, the fields every hop reads in its first 32 B): the
-/// INT hop records a packet carries live in a second pool of the network, at the packet's own
-/// index (`int_slot`, set once a switch pushes a record), so that an event's packet and INT
-/// records can be loaded together.
+/// working set. A packet is one cache line (64 B): the INT hop records a packet carries
+/// (`int_count` of them) live in a second pool of the network, at the packet's own index, so
+/// that an event's packet and INT records can be loaded together; an SRC, which carries no
+/// data, holds its report in the data fields (set_src_report()).
 ///
 /// Sources: the fields of the papers' packets: INT hop records (HPCC, SIGCOMM'19, §3.2), Bolt's SRC
 /// and flags (NSDI'23, Listing 1), DCQCN's CNP (SIGCOMM'15, §3.1), FastTune's S-ACK (Algorithm 1).
@@ -17,7 +17,7 @@
 /// p.kind = netcc::testbench::packet_kind::data;
 /// p.flow = 7;
 /// p.size = netcc::bytes{1500};
-/// bool carries_int = p.int_slot != netcc::testbench::no_int_slot;   // false until a switch pushes
+/// bool carries_int = p.int_count != 0;   // false until a switch pushes
 /// @endcode
 #pragma once
 
@@ -43,16 +43,13 @@ enum class packet_kind : std::uint8_t {
   switch_ack,  ///< FastTune switch-generated ACK (S-ACK)
 };
 
-/// @brief `packet::int_slot` of a packet that carries no INT records.
-inline constexpr std::uint32_t no_int_slot = std::numeric_limits<std::uint32_t>::max();
-
 /// @brief One packet in flight.
 /// @code
 /// netcc::testbench::packet p;
 /// p.kind = netcc::testbench::packet_kind::data;
 /// p.size = netcc::bytes{1500};
 /// @endcode
-struct alignas(32) packet {
+struct alignas(64) packet {
   /// @brief Data, ACK, CNP, SRC or S-ACK.
   packet_kind kind = packet_kind::data;
   /// @brief Served from the strict-priority control queue of every port.
@@ -73,6 +70,10 @@ struct alignas(32) packet {
   bool last : 1 = false;
   /// @brief A go-back-N retransmission.
   bool retransmit : 1 = false;
+
+  /// @brief INT hop records it carries (pushed by switches at dequeue on data, reflected on the
+  /// ACK): the network's INT pool holds them at the packet's own pool index.
+  std::uint8_t int_count = 0;
   /// @brief The flow it belongs to.
   flow_id flow = 0;
   /// @brief Source host.
@@ -81,26 +82,44 @@ struct alignas(32) packet {
   node_id dst = 0;
   /// @brief The port of the current node it arrived on (for PFC's per-ingress accounting).
   std::uint32_t in_port = 0;
-  /// @brief Its INT hop records' slot in the network's INT pool, the packet's own pool index
-  /// (pushed by switches at dequeue on data, reflected on the ACK), or no_int_slot: none yet.
-  std::uint32_t int_slot = no_int_slot;
   /// @brief Size on the wire, headers included.
   bytes size{};
-  /// @brief Data: first byte carried. ACK: cumulative ACK (next byte expected).
+  /// @brief Data: first byte carried. ACK: cumulative ACK (next byte expected). SRC: the data
+  /// packet's reflected 32-bit TX timestamp (src_tx_ts()).
   sequence seq = 0;
-  /// @brief Data: payload bytes. ACK: bytes this ACK newly acknowledges.
+  /// @brief Data: payload bytes. ACK: bytes this ACK newly acknowledges. SRC: the queue size
+  /// the switch reports (src_queue()).
   bytes payload{};
-  /// @brief Data: the sender's snd_nxt after this packet. ACK: echoed.
+  /// @brief Data: the sender's snd_nxt after this packet. ACK: echoed. SRC: the link rate the
+  /// switch reports, in bps (src_rate()).
   sequence snd_nxt = 0;
   /// @brief Data: send time. ACK: the acknowledged packet's send time, echoed.
   timestamp sent_at{};
+
+  /// @brief SRC: the switch's report (Bolt, NSDI'23, Listing 1: queue size, link rate and the
+  /// data packet's TX timestamp), held in the fields an SRC does not otherwise use.
+  /// @code
+  /// netcc::testbench::packet s;
+  /// s.kind = netcc::testbench::packet_kind::src;
+  /// s.set_src_report(netcc::bytes{3000}, netcc::bit_rate{100'000'000'000}, 42);
+  /// // s.src_queue() == netcc::bytes{3000}, s.src_tx_ts() == 42
+  /// @endcode
+  constexpr void set_src_report(bytes queue, bit_rate rate, std::uint32_t tx_ts) noexcept {
+    payload = queue;
+    snd_nxt = static_cast<sequence>(rate.bps());
+    seq = tx_ts;
+  }
   /// @brief SRC: queue size reported by the switch.
-  bytes src_queue{};
+  [[nodiscard]] constexpr bytes src_queue() const noexcept { return payload; }
   /// @brief SRC: link rate reported by the switch.
-  bit_rate src_rate{};
+  [[nodiscard]] constexpr bit_rate src_rate() const noexcept {
+    return bit_rate{static_cast<std::int64_t>(snd_nxt)};
+  }
   /// @brief SRC: the data packet's reflected 32-bit TX timestamp.
-  std::uint32_t src_tx_ts = 0;
+  [[nodiscard]] constexpr std::uint32_t src_tx_ts() const noexcept {
+    return static_cast<std::uint32_t>(seq);
+  }
 };
-static_assert(sizeof(packet) <= 96, "packet: 96 B budget (INT records live in their own pool)");
+static_assert(sizeof(packet) == 64, "packet: one cache line (INT records live in their own pool)");
 
 }  // namespace netcc::testbench
