@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -811,6 +812,139 @@ RC_GTEST_PROP(PowerTcp, ReciprocalHopPowerEqualsDividingPath, ()) {
   const q pmax = netcc::powertcp_max_power<q>();
   RC_ASSERT(netcc::detail::powertcp_hop_power_recip<q>(dbytes, dt, qlen, *r, tau, pmax) ==
             netcc::detail::powertcp_hop_power<q>(dbytes, dt, qlen, b, tau, pmax));
+}
+
+// The path-change test's fast form (detail::powertcp_rate_is) is powertcp_rate32(b) == rate for
+// every rate and key: around whole Mbps, below 1 Mbps, negative, at the 32-bit saturation and
+// anywhere in int64.
+RC_GTEST_PROP(PowerTcp, RateTestEqualsRate32Comparison, ()) {
+  const int kind = *rc::gen::inRange(0, 4);
+  std::int64_t bps = 0;
+  if (kind == 0) {
+    bps = *rc::gen::arbitrary<std::int64_t>();
+  } else if (kind == 1) {  // near a whole Mbps, including near 2^32 - 1 Mbps
+    const std::int64_t m = *rc::gen::element<std::int64_t>(
+        0, 1, 25'000, 100'000, 0xFFFF'FFFELL, 0xFFFF'FFFFLL, 0x1'0000'0000LL,
+        *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 40));
+    bps = m * 1'000'000 + *rc::gen::inRange<std::int64_t>(-2, 3) +
+          *rc::gen::element<std::int64_t>(0, 999'998, 999'999, 1'000'000, -1'000'000);
+  } else if (kind == 2) {
+    bps = *rc::gen::inRange<std::int64_t>(-2'000'000, 2'000'000);
+  } else {
+    bps = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 62);
+  }
+  const bit_rate b{bps};
+  const std::uint32_t r32 = netcc::detail::powertcp_rate32(b);
+  const std::uint32_t any = *rc::gen::arbitrary<std::uint32_t>();
+  const std::uint32_t rate = *rc::gen::element<std::uint32_t>(
+      std::uint32_t{r32}, r32 + 1U, r32 - 1U, 0U, 0xFFFF'FFFFU, std::uint32_t{any});
+  RC_ASSERT(netcc::detail::powertcp_rate_is(b, rate) == (r32 == rate));
+}
+
+// The queue length's fast form equals powertcp_qlen32 for any queue.
+RC_GTEST_PROP(PowerTcp, QueueFastFormEqualsQlen32, ()) {
+  const std::int64_t q =
+      *rc::gen::oneOf(rc::gen::arbitrary<std::int64_t>(), rc::gen::inRange<std::int64_t>(-3, 3),
+                      rc::gen::inRange<std::int64_t>(0xFFFF'FFFFLL - 3, 0xFFFF'FFFFLL + 3),
+                      rc::gen::inRange<std::int64_t>(0, 0xFFFF'FFFFLL));
+  RC_ASSERT(netcc::detail::powertcp_qlen32_fast(bytes{q}) ==
+            netcc::detail::powertcp_qlen32(bytes{q}));
+}
+
+namespace {
+
+// NORMPOWER in double as netcc computed it before the choice of hop evaluated the chosen hop's
+// saturation lazily and read the rate and queue through their fast forms (issue 21): every hop
+// with dt > 0 and b > 0, compared by cross-multiplication with the saturation of each candidate
+// taken as it comes, the chosen hop's power divided out and clamped to [0, pmax]. The second
+// ACK's sample, the first ACK's hops as the stored records (64-bit clock and counter).
+netcc::power_sample<double> reference_double_sample(const std::vector<int_hop>& prev,
+                                                    const std::vector<int_hop>& cur, duration tau) {
+  using clock = netcc::wrapping_clock<64>;
+  using counter = netcc::wrapping_counter<64, 1>;
+  const double pmax = netcc::powertcp_max_power<double>();
+  netcc::power_sample<double> best;
+  for (std::size_t i = 0; i < cur.size(); ++i)
+    if (netcc::detail::powertcp_rate32(cur[i].link_rate) !=
+        netcc::detail::powertcp_rate32(prev[i].link_rate))
+      return {};  // a path change
+  double bn = 0, bd = 0, b_v = 0;
+  bool bsat = false;
+  std::int64_t b_dbytes = 0;
+  for (std::size_t i = 0; i < cur.size(); ++i) {
+    const int_hop& h = cur[i];
+    const duration dt = clock::diff(h.ts, prev[i].ts);
+    if (dt <= duration::zero()) continue;
+    const std::uint32_t q32 = netcc::detail::powertcp_qlen32(h.qlen);
+    const std::int64_t dq = static_cast<std::int64_t>(q32) -
+                            static_cast<std::int64_t>(netcc::detail::powertcp_qlen32(prev[i].qlen));
+    const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, prev[i].tx_bytes);
+    const bit_rate b = h.link_rate;
+    if (b <= bit_rate::zero()) continue;
+    const std::int64_t dbytes = netcc::detail::sat_add(dq, dtx);
+    const double bt = static_cast<double>(b.bps()) * static_cast<double>(tau.count());
+    const double v = static_cast<double>(q32) * 8e9 + bt;
+    const double kn = static_cast<double>(dbytes < 0 ? 0 : dbytes) * v;
+    const double kd = static_cast<double>(dt.count()) * static_cast<double>(b.bps()) * bt;
+    const bool ks = kn * 8e9 >= pmax * kd;
+    if (!best.valid || (!bsat && (ks || kn * bd > bn * kd))) {
+      best.valid = true;
+      best.dt = dt;
+      bn = kn;
+      bd = kd;
+      bsat = ks;
+      b_dbytes = dbytes;
+      b_v = v;
+    }
+  }
+  if (best.valid)
+    best.power = netcc::clamp_num(static_cast<double>(b_dbytes) * 8e9 * b_v / bd, 0.0, pmax);
+  return best;
+}
+
+}  // namespace
+
+// int_power's double NORMPOWER equals the reference above bit for bit (the power's bits, its dt,
+// whether there is a sample) over paths of 1 to 8 hops with queues that shrink faster than the
+// link drains (negative currents), duplicate and reordered timestamps, zero, tiny and changed
+// link rates, saturating powers and wide counters.
+RC_GTEST_PROP(PowerTcp, DoubleNormPowerEqualsReference, ()) {
+  using stack = netcc::int_stack<8>;
+  const auto n = static_cast<std::size_t>(*rc::gen::inRange(1, 9));
+  const bool wide = *rc::gen::inRange(0, 5) == 0;
+  const duration tau{*rc::gen::element<std::int64_t>(1, 1000, 10'000, 28'000, 1'000'000)};
+  std::vector<int_hop> prev(n), cur(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t bps =
+        *rc::gen::inRange(0, 12) == 0
+            ? *rc::gen::element<std::int64_t>(0, -1, 999'999, 1'000'000, 1'500'000)
+            : *rc::gen::element<std::int64_t>(10, 25, 100, 400) * 1'000'000'000;
+    prev[i] = hop(*rc::gen::inRange<std::int64_t>(0, 1'000'000),
+                  *rc::gen::inRange<std::int64_t>(-10, 200'000),
+                  *rc::gen::arbitrary<std::uint64_t>(), bit_rate{bps});
+    const std::int64_t dts = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(-3, 3),
+                                             rc::gen::inRange<std::int64_t>(1, 5000));
+    const std::uint64_t dtx =
+        wide ? *rc::gen::arbitrary<std::uint64_t>() : *rc::gen::inRange<std::uint64_t>(0, 40'000);
+    const std::int64_t q =
+        wide ? *rc::gen::arbitrary<std::int64_t>() : *rc::gen::inRange<std::int64_t>(-10, 200'000);
+    const std::int64_t cbps = *rc::gen::inRange(0, 40) == 0 ? bps + 1'000'000 : bps;
+    cur[i] =
+        hop(static_cast<std::int64_t>(prev[i].ts) + dts, q, prev[i].tx_bytes + dtx, bit_rate{cbps});
+  }
+  netcc::basic_ack_event<stack> a1, a2;
+  for (std::size_t i = 0; i < n; ++i) {
+    a1.hops.push(prev[i]);
+    a2.hops.push(cur[i]);
+  }
+  netcc::int_power<stack> sig;
+  RC_ASSERT(!sig.sample<double>(a1, tau).valid);
+  const netcc::power_sample<double> got = sig.sample<double>(a2, tau);
+  const netcc::power_sample<double> want = reference_double_sample(prev, cur, tau);
+  RC_ASSERT(got.valid == want.valid);
+  RC_ASSERT(got.dt == want.dt);
+  RC_ASSERT(std::bit_cast<std::uint64_t>(got.power) == std::bit_cast<std::uint64_t>(want.power));
+  if (want.valid) RC_TAG(want.power == 0 ? "zero power" : "positive power");
 }
 
 // The cache holds two rates per tau and re-derives them when tau changes.

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -216,6 +217,31 @@ TEST(ThetaPowerTcp, AckEventAndRttEventDriveItAlike) {
 
 // ---------------------------------------------------------------------------------------------
 // Properties
+
+// theta-PowerTCP's RTT gradient through one 64-bit division (detail::powertcp_ratio) equals
+// netcc::ratio bit for bit in q32 (and is ratio in double): RTT changes of either sign up to
+// and beyond the 2^31 ns the fast form takes, any positive interval.
+RC_GTEST_PROP(ThetaPowerTcp, GradientRatioEqualsRatio, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  constexpr std::int64_t lim = std::int64_t{1} << 31;
+  const std::int64_t n = *rc::gen::oneOf(
+      rc::gen::arbitrary<std::int64_t>(), rc::gen::inRange<std::int64_t>(-100'000, 100'000),
+      rc::gen::inRange<std::int64_t>(lim - 3, lim + 3),
+      rc::gen::inRange<std::int64_t>(-lim - 3, -lim + 3),
+      rc::gen::element(std::numeric_limits<std::int64_t>::min(),
+                       std::numeric_limits<std::int64_t>::max(), std::int64_t{0}));
+  const std::int64_t d = *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(1, 5000), rc::gen::inRange<std::int64_t>(1, 3),
+      rc::gen::inRange<std::int64_t>(1, std::numeric_limits<std::int64_t>::max()),
+      rc::gen::element(std::numeric_limits<std::int64_t>::max(), std::int64_t{1} << 62));
+  RC_ASSERT(netcc::detail::powertcp_ratio<q>(n, d) == netcc::ratio<q>(n, d));
+  // A tie (|n| 2^32 / d exactly half-way, d = 2^33 and n odd) rounds away from zero in both.
+  const std::int64_t odd = (n % lim) | 1;
+  RC_ASSERT(netcc::detail::powertcp_ratio<q>(odd, std::int64_t{1} << 33) ==
+            netcc::ratio<q>(odd, std::int64_t{1} << 33));
+  RC_ASSERT(std::bit_cast<std::uint64_t>(netcc::detail::powertcp_ratio<double>(n, d)) ==
+            std::bit_cast<std::uint64_t>(netcc::ratio<double>(n, d)));
+}
 
 RC_GTEST_PROP(ThetaPowerTcp, OutputsFiniteAndWithinLimitsForAnyRttSequence, (bool q32)) {
   const auto min_w = *rc::gen::inRange<std::int64_t>(1, 100'000);

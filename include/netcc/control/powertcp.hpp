@@ -267,6 +267,47 @@ template <Number T>
   return a / b;
 }
 
+/// powertcp_qlen32(q) with one comparison for a queue in [0, 2^32 - 1) bytes.
+[[nodiscard]] constexpr std::uint32_t powertcp_qlen32_fast(bytes q) noexcept {
+  if (static_cast<std::uint64_t>(q.count()) < 0xFFFF'FFFFU)
+    return static_cast<std::uint32_t>(q.count());
+  return powertcp_qlen32(q);
+}
+
+/// powertcp_rate32(b) == rate, the path-change test of a hop: true at once when b lies in
+/// [rate, rate + 1) Mbps (one multiplication and a comparison, the case of an unchanged path:
+/// every such b reads as `rate` in whole Mbps, saturated or not), else decided by
+/// powertcp_rate32 itself (a changed rate, or one below 1 Mbps).
+[[nodiscard]] constexpr bool powertcp_rate_is(bit_rate b, std::uint32_t rate) noexcept {
+  if (static_cast<std::uint64_t>(b.bps()) - std::uint64_t{rate} * 1'000'000U < 1'000'000U)
+    return true;
+  return powertcp_rate32(b) == rate;
+}
+
+/// ratio<T>(n, d) for d > 0, the same value bit for bit: fixed point with |n| < 2^(63 - F)
+/// (theta-PowerTCP's RTT change in ns, below 2.1 s in q32) divides |n| 2^F + d / 2 by d in
+/// one unsigned 64-bit division (both below 2^63 + 2^62) instead of ratio's 128-bit one, then
+/// puts n's sign back (rounding to nearest, ties away from zero, as ratio; the quotient is at
+/// most |n| 2^F, so ratio's saturation never applies). Other values and number types: ratio.
+template <Number T>
+[[nodiscard]] constexpr T powertcp_ratio(std::int64_t n, std::int64_t d) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if constexpr (T::fraction_bits < 63) {
+      const std::uint64_t mag =
+          n < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(n) : static_cast<std::uint64_t>(n);
+      if (d > 0 && mag < (std::uint64_t{1} << (63 - T::fraction_bits))) {
+        const auto ud = static_cast<std::uint64_t>(d);
+        const auto q = static_cast<std::int64_t>(((mag << T::fraction_bits) + ud / 2) / ud);
+        return T::from_raw(n < 0 ? -q : q);
+      }
+    }
+  }
+  return ratio<T>(n, d);
+}
+
 }  // namespace detail
 
 /// @brief PowerTCP's INT signal (Algorithm 1 NORMPOWER, lines 8-22): the normalised power of
@@ -342,14 +383,13 @@ class int_power {
     power_sample<T> best;
     [[maybe_unused]] double bn = 0, bd = 0;  // double: the chosen hop's power as bn / bd
     [[maybe_unused]] double b_v = 0;         // and its qlen * 8e9 + b tau
-    [[maybe_unused]] bool bsat = false;
     [[maybe_unused]] std::int64_t b_dbytes = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const int_hop& h = ft::hop(e, i);
       record& r = rec_[i];
-      const std::uint32_t rate = detail::powertcp_rate32(h.link_rate);
-      const std::uint32_t q32 = detail::powertcp_qlen32(h.qlen);
-      if (r.rate != rate) {  // a link rate changed: a path change, store, no sample
+      const std::uint32_t rate = r.rate;
+      const std::uint32_t q32 = detail::powertcp_qlen32_fast(h.qlen);
+      if (!detail::powertcp_rate_is(h.link_rate, rate)) {  // a path change: store, no sample
         for (std::size_t j = 0; j < n; ++j) rec_[j].store(ft::hop(e, j));
         count_ = static_cast<std::uint8_t>(n);
         return {};
@@ -373,16 +413,22 @@ class int_power {
         // hop's power is divided out below (detail::powertcp_hop_power).
         const double bt = static_cast<double>(b.bps()) * static_cast<double>(tau.count());
         const double v = static_cast<double>(q32) * 8e9 + bt;
-        const double kn = static_cast<double>(dbytes < 0 ? 0 : dbytes) * v;
+        // A negative byte delta is a current of 0 (file comment): taken as 0 here already, so
+        // the chosen power below is never negative (the same value as clamping it at 0).
+        const std::int64_t dpos = dbytes < 0 ? 0 : dbytes;
+        const double kn = static_cast<double>(dpos) * v;
         const double kd = static_cast<double>(dt.count()) * static_cast<double>(b.bps()) * bt;
-        const bool ks = kn * 8e9 >= pmax * kd;
-        if (!best.valid || (!bsat && (ks || kn * bd > bn * kd))) {  // lines 20-21
+        // lines 20-21: a later hop replaces the chosen one unless that one is saturated
+        // (kn * 8e9 >= pmax * kd: its power is clamped at pmax), when its power is saturated or
+        // larger. The chosen hop's saturation is evaluated only when a later hop is compared
+        // (a one-hop path never needs it).
+        if (!best.valid ||
+            (!(bn * 8e9 >= pmax * bd) && (kn * 8e9 >= pmax * kd || kn * bd > bn * kd))) {
           best.valid = true;
           best.dt = dt;
           bn = kn;
           bd = kd;
-          bsat = ks;
-          b_dbytes = dbytes;
+          b_dbytes = dpos;
           b_v = v;
         }
       } else {
@@ -395,9 +441,12 @@ class int_power {
     }
     if constexpr (std::is_same_v<T, double>) {
       // detail::powertcp_hop_power's value, from the chosen hop's terms (the same operations in
-      // the same order: its numerator dbytes * 8e9 * v over its denominator dt * b * b tau).
-      if (best.valid)
-        best.power = clamp_num(static_cast<double>(b_dbytes) * 8e9 * b_v / bd, 0.0, pmax);
+      // the same order: its numerator dbytes * 8e9 * v over its denominator dt * b * b tau;
+      // dbytes >= 0 here, so only the clamp at pmax can apply).
+      if (best.valid) {
+        const double p = static_cast<double>(b_dbytes) * 8e9 * b_v / bd;  // finite, >= +0
+        best.power = p > pmax ? pmax : p;
+      }
     }
     return best;
   }
@@ -459,7 +508,8 @@ class rtt_power {
     }
     const T zero = num<T>(0), one = num<T>(1), pmax = powertcp_max_power<T>();
     const std::int64_t drtt = detail::sat_sub(rtt.count(), prev_rtt_.count());
-    const T current = clamp_num(ratio<T>(drtt, dt.count()) + one, zero, pmax);  // thetadot + 1
+    const T current =
+        clamp_num(detail::powertcp_ratio<T>(drtt, dt.count()) + one, zero, pmax);  // thetadot + 1
     const T voltage = clamp_num(tau_div != nullptr ? ratio_by<T>(rtt.count(), *tau_div)
                                                    : ratio<T>(rtt.count(), tau.count()),
                                 zero, pmax);  // RTT / tau
@@ -688,13 +738,14 @@ class basic_powertcp {
   }
 
   /// netcc::time_weight over tau (line 23): min(dt, tau) / tau, through tau's reciprocal in
-  /// fixed point (netcc::ratio_by: the same value as netcc::ratio).
+  /// fixed point (netcc::ratio_by: the same value as netcc::ratio). A sample's dt is positive
+  /// and tau is, so double divides directly (time_weight's value without its checks).
   [[nodiscard]] constexpr value_type tau_weight(duration dt) const noexcept {
+    if (dt <= duration::zero()) return num<value_type>(0);
+    if (dt >= tau_) return num<value_type>(1);
     if constexpr (std::is_same_v<value_type, double>) {
-      return time_weight<value_type>{tau_}(dt);
+      return static_cast<double>(dt.count()) / static_cast<double>(tau_.count());
     } else {
-      if (dt <= duration::zero()) return num<value_type>(0);
-      if (dt >= tau_) return num<value_type>(1);
       return ratio_by<value_type>(dt.count(), tau_div_);
     }
   }
@@ -926,7 +977,7 @@ class theta_powertcp_compact {
                              pmax = powertcp_max_power<value_type>();
             const std::int64_t drtt = rtt.count() - std::int64_t{st.prev_rtt};
             const value_type current =
-                clamp_num(ratio<value_type>(drtt, dt.count()) + one, zero, pmax);
+                clamp_num(detail::powertcp_ratio<value_type>(drtt, dt.count()) + one, zero, pmax);
             const value_type voltage =
                 clamp_num(ratio_by<value_type>(rtt.count(), d.tau_div), zero, pmax);
             power = clamp_num(mul_nonneg(current, voltage), zero, pmax);
