@@ -381,6 +381,7 @@ class int_power {
     }
     const T pmax = powertcp_max_power<T>();
     power_sample<T> best;
+    [[maybe_unused]] const double tau_d = static_cast<double>(tau.count());
     [[maybe_unused]] double bn = 0, bd = 0;  // double: the chosen hop's power as bn / bd
     [[maybe_unused]] double b_v = 0;         // and its qlen * 8e9 + b tau
     [[maybe_unused]] std::int64_t b_dbytes = 0;
@@ -411,7 +412,7 @@ class int_power {
         // Gamma' = kn * 8e9 / kd with kn = dbytes * (qlen * 8e9 + b tau), kd = dt * b * b tau:
         // compared across hops by cross-multiplication, clamped at pmax; only the chosen
         // hop's power is divided out below (detail::powertcp_hop_power).
-        const double bt = static_cast<double>(b.bps()) * static_cast<double>(tau.count());
+        const double bt = static_cast<double>(b.bps()) * tau_d;
         const double v = static_cast<double>(q32) * 8e9 + bt;
         // A negative byte delta is a current of 0 (file comment): taken as 0 here already, so
         // the chosen power below is never negative (the same value as clamping it at 0).
@@ -646,7 +647,10 @@ class basic_powertcp {
     const sequence last_acked = ack - 1;  // the acknowledged data ends here (file comment)
     // Data sent before the first ACK went out under cwnd_init.
     if (hist_.size() == 0) hist_.remember(last_acked, cwnd_);
-    const value_type cwnd_old = hist_.window_at(last_acked, cwnd_);  // line 3: GETCWND
+    // line 3, GETCWND: PowerTCP reads it on every ACK; theta-PowerTCP only when its window
+    // changes, once per RTT, below (the history changes only after that, so it is the same).
+    value_type cwnd_old{};
+    if constexpr (!Signal::once_per_rtt) cwnd_old = hist_.window_at(last_acked, cwnd_);
     power_sample<value_type> s;
     if constexpr (fixed && detail::powertcp_int_signal<Signal>) {
       s = signal_.template sample<value_type>(e, tau_, recip_);  // line 4
@@ -667,6 +671,7 @@ class basic_powertcp {
     bool updated = false;
     branch_ = powertcp_branch::hold;
     if ((flags_ & have_power) && (Signal::once_per_rtt ? round : s.valid)) {
+      if constexpr (Signal::once_per_rtt) cwnd_old = hist_.window_at(last_acked, cwnd_);
       cwnd_ = update_window(cwnd_old);  // line 5 (Alg. 2 lines 17-20)
       flags_ &= static_cast<std::uint8_t>(~first_rtt);
       updated = true;
@@ -950,13 +955,11 @@ class theta_powertcp_compact {
           f_have_rtt::set(bits, 1U);
         }
       }
-      const derived d = f_have_rtt::get(bits) != 0 ? derive(duration{f_tau::get(bits)}) : base_;
-      // GETCWND(ack.seq - 1), line 3.
-      const value_type cwnd = from_u32(st.cwnd);
+      // The configured tau's terms are read in place; a tracked tau derives its own.
+      derived tracked{};
+      if (f_have_rtt::get(bits) != 0) tracked = derive(duration{f_tau::get(bits)});
+      const derived& d = f_have_rtt::get(bits) != 0 ? tracked : base_;
       const bool armed = f_armed::get(bits) != 0;
-      const bool newest =
-          !armed || modular<32>::diff(static_cast<std::uint32_t>(ack - 1), st.mark) >= 0;
-      const value_type cwnd_old = newest ? cwnd : from_u32(st.w_old);
       // NORMPOWER, Algorithm 2 lines 10-13 (rtt_power::sample).
       bool valid = false;
       value_type power{};
@@ -1002,6 +1005,12 @@ class theta_powertcp_compact {
       const bool round = !armed || modular<32>::diff(static_cast<std::uint32_t>(ack), st.mark) >= 0;
       f_branch::set(bits, static_cast<std::uint32_t>(powertcp_branch::hold));
       if (f_have_power::get(bits) != 0 && round) {  // Algorithm 2 lines 17-22
+        // GETCWND(ack.seq - 1), line 3 (read where the window changes; nothing above changes
+        // the windows or lastUpdateSeq).
+        const value_type cwnd = from_u32(st.cwnd);
+        const bool newest =
+            !armed || modular<32>::diff(static_cast<std::uint32_t>(ack - 1), st.mark) >= 0;
+        const value_type cwnd_old = newest ? cwnd : from_u32(st.w_old);
         const value_type p = st.smooth;
         const bool uncapped = mul_nonneg(p, d.host_bdp) > cwnd_old;
         f_branch::set(bits, static_cast<std::uint32_t>(uncapped ? powertcp_branch::update
