@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace netcc_tests::fabric_bolt {
@@ -692,6 +694,55 @@ RC_GTEST_PROP(BoltQosWeights, IngressEqualsTheReference, ()) {
   RC_TAG(sr.supply > 0 ? "supply" : "no supply");
 }
 
+RC_GTEST_PROP(BoltQosWeights, LineEightIsTheExactFloor, ()) {
+  // The table's line 8 (one multiplication by the mask's ceil(2^F / (1953125 w_effective)))
+  // against floor(BW dt w_i / (8e9 w_effective)) in 128 bits, for any weights (effective
+  // weights beyond 2^32 included), any set of levels, and BW dt w_i anywhere below 2^64 (its
+  // largest values included); beyond, the view's bolt_qos_supply_bytes.
+  std::array<std::uint32_t, 8> w{};
+  for (auto& x : w)
+    x = *rc::gen::element<std::uint32_t>(*rc::gen::inRange<std::uint32_t>(1, 100), 1,
+                                         *rc::gen::arbitrary<std::uint32_t>(),
+                                         std::numeric_limits<std::uint32_t>::max());
+  const auto n = *rc::gen::inRange<std::size_t>(1, 9);
+  const netcc::bolt_qos_weights table{std::span<const std::uint32_t>(w.data(), n)};
+  const auto i = *rc::gen::inRange<std::size_t>(0, n);
+  const auto nonempty = *rc::gen::arbitrary<std::uint32_t>();
+  const netcc::bit_rate rate{
+      *rc::gen::element<std::int64_t>(*rc::gen::inRange<std::int64_t>(1, 1'600'000'000'000), 1,
+                                      std::numeric_limits<std::int64_t>::max())};
+  using netcc::detail::u128;
+  const u128 bw_wi = u128(static_cast<std::uint64_t>(rate.bps())) * w[i];
+  const std::int64_t dt_max =
+      w[i] == 0 || bw_wi > ~std::uint64_t{0}
+          ? 1
+          : static_cast<std::int64_t>(std::min<u128>(~std::uint64_t{0} / bw_wi,
+                                                     std::numeric_limits<std::int64_t>::max()));
+  const std::int64_t near = dt_max > 1 ? dt_max - 1 : 1;
+  const std::int64_t past = dt_max < std::numeric_limits<std::int64_t>::max() ? dt_max + 1 : dt_max;
+  const std::int64_t dt = *rc::gen::oneOf(
+      rc::gen::element(std::int64_t{dt_max}, std::int64_t{near}, std::int64_t{past}),
+      rc::gen::inRange<std::int64_t>(1, 1'000'000),
+      rc::gen::inRange<std::int64_t>(1, std::numeric_limits<std::int64_t>::max()));
+  netcc::bolt_port_state s;
+  s.last_sm_time = netcc::timestamp{0};
+  const auto r = netcc::bolt_qos_supply_token(s, i, 1500_B, table, nonempty, rate,
+                                              netcc::timestamp{dt}, bolt_params{});
+  std::uint64_t w_eff = 0;
+  for (std::size_t j = 0; j < n; ++j)
+    if (j == i || (nonempty >> j & 1u) != 0) w_eff += w[j];
+  RC_ASSERT(r.ok && r.w_effective == w_eff);
+  const u128 x = bw_wi * static_cast<std::uint64_t>(dt);
+  if (w[i] == 0) {
+    RC_ASSERT(r.supply == 0);
+  } else if (x >> 64 == 0) {
+    RC_ASSERT(static_cast<u128>(r.supply) == x / (u128{8'000'000'000ULL} * w_eff));
+    RC_TAG("below 2^64");
+  } else {
+    RC_ASSERT(r.supply == netcc::bolt_qos_supply_bytes(rate, netcc::duration{dt}, w[i], w_eff));
+  }
+}
+
 RC_GTEST_PROP(BoltQosWeights, ReciprocalDividesExactly, ()) {
   // The table's division against the hardware one, for every set of levels, numerators below
   // 2^32 (the bound the table is used within).
@@ -707,6 +758,158 @@ RC_GTEST_PROP(BoltQosWeights, ReciprocalDividesExactly, ()) {
     if (d == 0 || d > 0xFFFF'FFFFULL) continue;
     RC_ASSERT(t.divide(b, m) == b / d);
   }
+}
+
+// ---------------------------------------------------------------- the paper's form, as reference
+
+namespace {
+
+// Algorithm 1 lines 4-20 as the paper nests them, written out apart from the library: the
+// reference its decision (detail::bolt_ingress_decide, whatever form it takes) must equal bit
+// for bit.
+netcc::bolt_ingress_result paper_decide(bolt_port_state& s, bolt_header& pkt, netcc::bytes q_size,
+                                        netcc::bit_rate link_rate, const bolt_params& p) {
+  netcc::bolt_ingress_result r;
+  if (q_size >= p.cc_thresh) {  // line 4
+    if (!pkt.dec) {             // line 5
+      r.action = bolt_action::src_generated;
+      r.send_src = true;
+      r.src.src = true;
+      r.src.q_size = netcc::bolt_encode_q_size(q_size);
+      r.src.link_rate = netcc::bolt_encode_link_rate(link_rate, p.link_rate_unit);
+      r.src.t_data_tx = pkt.t_data_tx;
+      pkt.dec = true;
+      pkt.inc = false;
+    } else {
+      r.action = bolt_action::congested_dec;
+    }
+  } else if (p.pru && pkt.last) {  // line 11
+    if (!pkt.first) {
+      if (s.pru_token < std::numeric_limits<std::uint32_t>::max()) ++s.pru_token;
+      r.action = bolt_action::pru_added;
+    } else {
+      r.action = bolt_action::last_first;
+    }
+  } else if (pkt.inc) {  // line 13
+    if (p.pru && s.pru_token > 0) {
+      --s.pru_token;
+      r.action = bolt_action::inc_pru;
+    } else if (p.sm && s.sm_token >= p.mtu.count()) {
+      s.sm_token = static_cast<std::int32_t>(s.sm_token - p.mtu.count());
+      r.action = bolt_action::inc_sm;
+    } else {
+      pkt.inc = false;
+      r.action = bolt_action::inc_cleared;
+    }
+  } else {
+    r.action = bolt_action::forwarded;
+  }
+  return r;
+}
+
+bool same(const netcc::bolt_ingress_result& a, const netcc::bolt_ingress_result& b) {
+  return a.action == b.action && a.send_src == b.send_src && a.src == b.src;
+}
+
+}  // namespace
+
+RC_GTEST_PROP(BoltIngress, EqualsThePapersNestedTests, ()) {
+  // bolt_ingress (direct and table supply) and bolt_qos_ingress (view and weights' table) against
+  // the supply token followed by the paper's nested tests: the same action, SRC, header and state
+  // for any flags (DATA included), parameters (PRU and SM on or off, any MTU and CC_THRESH, any
+  // rate unit), tokens at their limits (PRU 0 and 2^32 - 1, SM at the floor, an MTU, between)
+  // and queue occupancies below, at and above CC_THRESH.
+  bolt_params p;
+  p.mtu = netcc::bytes{*rc::gen::element<std::int64_t>(1500, 9000, 1, 65535,
+                                                       *rc::gen::inRange<std::int64_t>(1, 65536))};
+  p.cc_thresh = netcc::bytes{
+      *rc::gen::element<std::int64_t>(1500, 0, 50'000, std::numeric_limits<std::int64_t>::max(),
+                                      *rc::gen::inRange<std::int64_t>(0, 20'000))};
+  p.link_rate_unit = netcc::bit_rate{*rc::gen::element<std::int64_t>(
+      5'000'000'000, 1, 0, -1, *rc::gen::inRange<std::int64_t>(1, 100'000'000'000))};
+  p.pru = *rc::gen::arbitrary<bool>();
+  p.sm = *rc::gen::arbitrary<bool>();
+  const netcc::bit_rate rate{
+      *rc::gen::element<std::int64_t>(100'000'000'000, 400'000'000'000, 0, -1,
+                                      *rc::gen::inRange<std::int64_t>(0, 1'000'000'000'000))};
+  bolt_port_state s;
+  s.sm_token = *rc::gen::element<std::int32_t>(*rc::gen::inRange<std::int32_t>(-20'000, 66'000),
+                                               floor32, static_cast<std::int32_t>(p.mtu.count()),
+                                               *rc::gen::arbitrary<std::int32_t>());
+  if (s.sm_token > p.mtu.count()) s.sm_token = static_cast<std::int32_t>(p.mtu.count());
+  s.pru_token = *rc::gen::element<std::uint32_t>(0, 1, 7, std::numeric_limits<std::uint32_t>::max(),
+                                                 std::numeric_limits<std::uint32_t>::max() - 1);
+  s.last_sm_time = netcc::timestamp{*rc::gen::inRange<std::int64_t>(-1'000'000, 1'000'000)};
+  const netcc::timestamp now{*rc::gen::element<std::int64_t>(
+      s.last_sm_time.count() + *rc::gen::inRange<std::int64_t>(-100, 100'000),
+      *rc::gen::arbitrary<std::int64_t>())};
+  const netcc::bytes size{*rc::gen::element<std::int64_t>(
+      *rc::gen::inRange<std::int64_t>(64, 9001), 0, -1, std::numeric_limits<std::int64_t>::max())};
+  const netcc::bytes q{*rc::gen::element<std::int64_t>(
+      p.cc_thresh.count(), p.cc_thresh.count() - 1, 0, -5, std::numeric_limits<std::int64_t>::max(),
+      *rc::gen::inRange<std::int64_t>(-10, 100'000))};
+  bolt_header h;
+  h.data = *rc::gen::element(true, true, true, false);
+  h.ack = *rc::gen::arbitrary<bool>();
+  h.src = *rc::gen::arbitrary<bool>();
+  h.first = *rc::gen::arbitrary<bool>();
+  h.last = *rc::gen::arbitrary<bool>();
+  h.inc = *rc::gen::arbitrary<bool>();
+  h.dec = *rc::gen::arbitrary<bool>();
+  h.reserved = *rc::gen::arbitrary<bool>();
+  h.q_size = *rc::gen::arbitrary<std::uint32_t>();
+  h.link_rate = *rc::gen::arbitrary<std::uint8_t>();
+  h.t_data_tx = *rc::gen::arbitrary<std::uint32_t>();
+
+  // Algorithm 1 with Algorithm 3's supply, direct and from the table.
+  for (const bool table : {false, true}) {
+    bolt_port_state a = s, b = s;
+    bolt_header ha = h, hb = h;
+    const auto ra = table ? netcc::bolt_ingress(a, ha, size, {q, rate}, now, p, t100{})
+                          : netcc::bolt_ingress(a, ha, size, {q, rate}, now, p);
+    netcc::bolt_ingress_result rb{bolt_action::not_data, false, {}};
+    if (hb.data) {
+      if (table)
+        netcc::bolt_supply_token(b, size, rate, now, p, t100{});
+      else
+        netcc::bolt_supply_token(b, size, rate, now, p);
+      rb = paper_decide(b, hb, q, rate, p);
+    }
+    RC_ASSERT(same(ra, rb));
+    RC_ASSERT(ha == hb);
+    RC_ASSERT(a == b);
+  }
+  // Algorithm 1 with Algorithm 4 (QoS), over the view and over the weights' table.
+  const auto n = *rc::gen::inRange<std::size_t>(1, 9);
+  std::vector<netcc::bytes> qs(n);
+  std::vector<std::uint32_t> w(n);
+  std::uint32_t nonempty = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    qs[j] = netcc::bytes{
+        *rc::gen::element<std::int64_t>(0, *rc::gen::inRange<std::int64_t>(-10, 100'000))};
+    w[j] = *rc::gen::element<std::uint32_t>(*rc::gen::inRange<std::uint32_t>(1, 9), 0,
+                                            *rc::gen::arbitrary<std::uint32_t>());
+    if (qs[j] != netcc::bytes{0}) nonempty |= std::uint32_t{1} << j;
+  }
+  const std::size_t i = *rc::gen::inRange<std::size_t>(0, n + 1);  // n: not a level
+  if (i < n) qs[i] = q;
+  if (i < n) nonempty = q != netcc::bytes{0} ? nonempty | 1u << i : nonempty & ~(1u << i);
+  const netcc::bolt_qos_weights table{w};
+  const netcc::bolt_qos_view v{rate, qs, w};
+  bolt_port_state a = s, b = s, c = s;
+  bolt_header ha = h, hb = h, hc = h;
+  const auto ra = netcc::bolt_qos_ingress(a, ha, size, v, i, now, p);
+  const auto rc_ = netcc::bolt_qos_ingress(c, hc, size, table, nonempty, q, rate, i, now, p);
+  netcc::bolt_ingress_result rb{bolt_action::not_data, false, {}};
+  if (hb.data && i >= n) rb.action = bolt_action::invalid_queue;
+  if (hb.data && i < n) {
+    (void)netcc::bolt_qos_supply_token(b, i, size, v, now, p);
+    rb = paper_decide(b, hb, q, rate, p);
+  }
+  RC_ASSERT(same(ra, rb) && same(rc_, rb));
+  RC_ASSERT(ha == hb && hc == hb);
+  RC_ASSERT(a == b && c == b);
+  RC_TAG(static_cast<int>(rb.action));
 }
 
 }  // namespace netcc_tests::fabric_bolt

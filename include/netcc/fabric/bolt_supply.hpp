@@ -423,11 +423,18 @@ constexpr bolt_qos_supply_result bolt_qos_supply_token(bolt_port_state& s, std::
 
 /// @brief Algorithm 4's weights as a control-plane table (Appendix B.1 suggests lookup tables):
 /// for every set of QoS levels (a bit mask, level j in bit j) the effective weight w_effective
-/// (the sum of their weights) and its reciprocal ceil(2^64 / w_effective), computed once when
-/// the weight set changes. Line 8 then divides by w_effective with one multiplication:
-/// floor(n / d) == floor(n ceil(2^64 / d) / 2^64) for every n, d < 2^32 (D. Lemire, O. Kaser,
-/// N. Kurz, "Faster Remainder by Direct Computation", 2019, Theorem 1 with F = 64 >= N + L).
-/// Up to max_levels = 8 levels (256 masks, 4 KiB); weights beyond are ignored.
+/// (the sum of their weights) and two reciprocals, computed once when the weight set changes,
+/// so that line 8 needs no division:
+/// - ceil(2^64 / w_effective), for divide(): floor(n / d) == floor(n ceil(2^64 / d) / 2^64) for
+///   every n, d < 2^32 (D. Lemire, O. Kaser, N. Kurz, "Faster Remainder by Direct Computation",
+///   2019, Theorem 1 with F = 64 >= N + L);
+/// - c = ceil(2^F / d) for d = 1953125 w_effective (8e9 = 2^12 x 1953125) and F = 53 + the bit
+///   width of d - 1, for line 8 in one multiplication: floor(BW dt w_i / (8e9 w_effective)) ==
+///   floor(floor(BW dt w_i / 2^12) c / 2^F) whenever BW dt w_i < 2^64 (the same theorem: an
+///   n < 2^N is exact when n (c d - 2^F) < 2^F, which holds for N = 53 as c d - 2^F <= d - 1 <=
+///   2^(F - 53); c <= 2^54, so the product fits 128 bits).
+/// Up to max_levels = 8 levels; 256 masks of 24 B (6 KiB), the masks with bits at or above
+/// levels() holding the entry of their bits below it; weights beyond max_levels are ignored.
 /// @code
 /// const std::array<std::uint32_t, 4> w{1, 2, 3, 4};
 /// const netcc::bolt_qos_weights t{w};
@@ -442,7 +449,7 @@ class bolt_qos_weights {
   constexpr explicit bolt_qos_weights(std::span<const std::uint32_t> w) noexcept
       : n_(w.size() < max_levels ? w.size() : max_levels) {
     for (std::size_t j = 0; j < n_; ++j) w_[j] = w[j];
-    for (std::size_t m = 0; m < (std::size_t{1} << n_); ++m) {
+    for (std::size_t m = 0; m < masks; ++m) {
       std::uint64_t sum = 0;
       for (std::size_t j = 0; j < n_; ++j)
         if (m >> j & 1u) sum += w_[j];
@@ -450,6 +457,7 @@ class bolt_qos_weights {
       t_[m].recip = sum >= 2 && sum <= std::numeric_limits<std::uint32_t>::max()
                         ? ~std::uint64_t{0} / sum + 1  // ceil(2^64 / sum), sum not 1
                         : 0;
+      t_[m].magic = line8_magic(sum);
     }
   }
   /// @brief Number of levels.
@@ -468,21 +476,48 @@ class bolt_qos_weights {
   }
 
  private:
+  friend constexpr bolt_qos_supply_result bolt_qos_supply_token(bolt_port_state&, std::size_t,
+                                                                bytes, const bolt_qos_weights&,
+                                                                std::uint32_t, bit_rate, timestamp,
+                                                                const bolt_params&) noexcept;
+  static constexpr std::size_t masks = std::size_t{1} << max_levels;
+  static constexpr unsigned magic_shift_bit = 56;  // the shift F - 64 sits above the multiplier
+  static constexpr std::uint64_t magic_mask = (std::uint64_t{1} << magic_shift_bit) - 1;
+
+  // c | (F - 64) << 56 for d = 1953125 sum (0 for sum 0: never used, line 8 needs w_i > 0).
+  static constexpr std::uint64_t line8_magic(std::uint64_t sum) noexcept {
+    if (sum == 0) return 0;
+    const std::uint64_t d = 1'953'125 * sum;  // < 2^21 x 2^35
+    unsigned width = 0;                       // bit width of d - 1: 21 .. 56
+    while (width < 64 && (d - 1) >> width != 0) ++width;
+    const unsigned f = 53 + width;                                  // 74 .. 109
+    const detail::u128 c = ((detail::u128{1} << f) + (d - 1)) / d;  // ceil(2^F / d) <= 2^54
+    return static_cast<std::uint64_t>(c) | std::uint64_t{f - 64} << magic_shift_bit;
+  }
+  // floor(n / (1953125 effective(mask))) for n < 2^53.
+  [[nodiscard]] constexpr std::uint64_t divide_line8(std::uint64_t n,
+                                                     std::size_t mask) const noexcept {
+    const std::uint64_t m = t_[mask].magic;
+    const auto hi = static_cast<std::uint64_t>((detail::u128{n} * (m & magic_mask)) >> 64);
+    return hi >> (m >> magic_shift_bit);
+  }
+
   std::array<std::uint32_t, max_levels> w_{};
   std::size_t n_ = 0;
   struct entry {
     std::uint64_t sum = 0;    // w_effective of the mask
     std::uint64_t recip = 0;  // ceil(2^64 / sum) for 2 <= sum < 2^32, else 0
+    std::uint64_t magic = 0;  // line8_magic(sum)
   };
-  std::array<entry, std::size_t{1} << max_levels> t_{};  // one line per lookup
+  std::array<entry, masks> t_{};  // one line per lookup
 };
 
 /// @brief Algorithm 4 with the weights' table and the port's non-empty queues as a bit mask
 /// (bit j set when q_size_j != 0; a switch keeps it as its queues fill and drain, so that lines
 /// 4-7 need not read every queue per packet): the same result as bolt_qos_supply_token on a view
 /// with the table's weights and those occupancies, bit for bit (tests/fabric/bolt_test.cpp),
-/// with no division in the common case (BW dt w_i < 2^64 and w_effective < 2^32; otherwise line
-/// 8 as bolt_qos_supply_bytes computes it). Bits at or above levels() are ignored.
+/// with no division when BW dt w_i < 2^64 (otherwise line 8 as bolt_qos_supply_bytes computes
+/// it). Bits at or above levels() are ignored.
 /// @code
 /// const std::array<std::uint32_t, 2> w{1, 3};
 /// const netcc::bolt_qos_weights t{w};
@@ -502,20 +537,20 @@ constexpr bolt_qos_supply_result bolt_qos_supply_token(bolt_port_state& s, std::
   r.ok = true;
   const duration dt = detail::bolt_elapsed(now, s.last_sm_time);  // line 2
   s.last_sm_time = now;                                           // line 3
-  // Lines 4-7: level i and every non-empty level.
-  const std::size_t mask = (static_cast<std::size_t>(nonempty) | (std::size_t{1} << i)) &
-                           ((std::size_t{1} << w.levels()) - 1);
+  // Lines 4-7: level i and every non-empty level (the table maps bits at or above levels() to
+  // the entry of the bits below).
+  const std::size_t mask =
+      (static_cast<std::size_t>(nonempty) | (std::size_t{1} << i)) & (bolt_qos_weights::masks - 1);
   r.w_effective = w.effective(mask);
   const std::uint32_t w_i = w.weight(i);
   const std::int64_t rate = link_rate.bps();
   if (dt > duration::zero() && rate > 0 && w_i != 0) {  // line 8 (w_effective >= w_i > 0)
+    // BW w_i first: it does not wait for the state (dt).
     std::uint64_t x = 0;
-    if (!__builtin_mul_overflow(static_cast<std::uint64_t>(rate),
-                                static_cast<std::uint64_t>(dt.count()), &x) &&
-        !__builtin_mul_overflow(x, std::uint64_t{w_i}, &x) &&
-        r.w_effective <= std::numeric_limits<std::uint32_t>::max()) {
-      // floor(x / (8e9 w_eff)) = floor(floor(x / 8e9) / w_eff), floor(x / 8e9) < 2^32
-      r.supply = static_cast<std::int64_t>(w.divide(x / 8'000'000'000ULL, mask));
+    if (!__builtin_mul_overflow(static_cast<std::uint64_t>(rate), std::uint64_t{w_i}, &x) &&
+        !__builtin_mul_overflow(x, static_cast<std::uint64_t>(dt.count()), &x)) {
+      // floor(x / (8e9 w_eff)) = floor(floor(x / 2^12) / (1953125 w_eff)), x / 2^12 < 2^52
+      r.supply = static_cast<std::int64_t>(w.divide_line8(x >> 12, mask));
     } else {
       r.supply = bolt_qos_supply_bytes(link_rate, dt, w_i, r.w_effective);
     }
