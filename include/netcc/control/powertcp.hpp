@@ -379,12 +379,101 @@ class int_power {
       count_ = static_cast<std::uint8_t>(n);
       return {};
     }
+    if constexpr (std::is_same_v<T, double>) {
+      return sample_double(e, tau, n);
+    } else {
+      return sample_fixed<T>(e, tau, n, cache);
+    }
+  }
+
+  // One hop's terms for double NORMPOWER, lines 11-19: Gamma' = kn * 8e9 / kd with
+  // kn = dbytes * v, v = qlen * 8e9 + b tau, kd = dt * b * b tau (units: bytes, ns, bps).
+  struct hop_terms {
+    double kn = 0, kd = 0, v = 0;
+    std::int64_t dbytes = 0;  // >= 0: a negative byte delta is a current of 0 (file comment)
+    duration dt{};
+  };
+
+  // Hop i of e against its record (lines 11-19), storing e's record (line 7): 1 and its terms
+  // in t when it gives a power; 0 when it gives none (dt <= 0 or b <= 0); -1 on a path change
+  // (a rate that differs in whole Mbps: every record stored, the count set to n).
+  template <class E>
+  constexpr int double_terms(const E& e, std::size_t i, std::size_t n, double tau_d,
+                             hop_terms& t) noexcept {
+    using ft = feedback_traits<E>;
+    const int_hop& h = ft::hop(e, i);
+    record& r = rec_[i];
+    const std::uint32_t rate = r.rate;
+    const std::uint32_t q32 = detail::powertcp_qlen32_fast(h.qlen);
+    if (!detail::powertcp_rate_is(h.link_rate, rate)) {  // a path change: store, no sample
+      for (std::size_t j = 0; j < n; ++j) rec_[j].store(ft::hop(e, j));
+      count_ = static_cast<std::uint8_t>(n);
+      return -1;
+    }
+    const duration dt = clock::diff(h.ts, r.ts());  // line 11: dt = H[i].ts - prevInt[i].ts
+    if (dt <= duration::zero()) {
+      if (dt < duration::zero()) r.store_raw(h, q32, rate);  // reordered or beyond half: resync
+      return 0;  // dt == 0: a duplicate; keep the record
+    }
+    const std::int64_t dq = static_cast<std::int64_t>(q32) - static_cast<std::int64_t>(r.qlen);
+    const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());
+    r.store_raw(h, q32, rate);
+    const bit_rate b = h.link_rate;
+    if (b <= bit_rate::zero()) return 0;  // e = b^2 tau = 0: cannot normalise this hop
+    // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
+    // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
+    const std::int64_t dbytes = detail::sat_add(dq, dtx);
+    const double bt = static_cast<double>(b.bps()) * tau_d;
+    t.v = static_cast<double>(q32) * 8e9 + bt;
+    t.dbytes = dbytes < 0 ? 0 : dbytes;  // so the chosen power is never below 0
+    t.kn = static_cast<double>(t.dbytes) * t.v;
+    t.kd = static_cast<double>(dt.count()) * static_cast<double>(b.bps()) * bt;
+    t.dt = dt;
+    return 1;
+  }
+
+  // NORMPOWER in double: the hops' powers compared by cross-multiplication, clamped at pmax (a
+  // hop with kn * 8e9 >= pmax * kd is saturated: no later hop replaces it, and it replaces an
+  // unsaturated one); only the chosen hop's power is divided out (detail::powertcp_hop_power's
+  // value: its numerator dbytes * 8e9 * v over its denominator dt * b * b tau, the same
+  // operations in the same order; dbytes >= 0, so only the clamp at pmax can apply). The first
+  // valid hop is the initial candidate (lines 20-21, file comment); its saturation is evaluated
+  // only when a later hop follows (a one-hop path never needs it).
+  template <class E>
+  constexpr power_sample<double> sample_double(const E& e, duration tau, std::size_t n) noexcept {
+    const double pmax = powertcp_max_power<double>();
+    const double tau_d = static_cast<double>(tau.count());
+    hop_terms best, c;
+    std::size_t i = 0;
+    int k = 0;
+    while (i < n && (k = double_terms(e, i++, n, tau_d, best)) == 0) {
+    }
+    if (k <= 0) return {};  // a path change, or no hop with a sample
+    if (i < n) {
+      bool bsat = best.kn * 8e9 >= pmax * best.kd;
+      for (; i < n; ++i) {
+        k = double_terms(e, i, n, tau_d, c);
+        if (k < 0) return {};
+        if (k == 0 || bsat) continue;
+        const bool ks = c.kn * 8e9 >= pmax * c.kd;
+        if (ks || c.kn * best.kd > best.kn * c.kd) {  // lines 20-21: a larger power
+          best = c;
+          bsat = ks;
+        }
+      }
+    }
+    const double p = static_cast<double>(best.dbytes) * 8e9 * best.v / best.kd;  // finite, >= +0
+    return {true, p > pmax ? pmax : p, best.dt};
+  }
+
+  // NORMPOWER in fixed point (powertcp_hop_power per hop, through the links' cached
+  // reciprocals when there is a cache); the largest power, the first valid hop starting.
+  template <Number T, class E>
+  constexpr power_sample<T> sample_fixed(const E& e, duration tau, std::size_t n,
+                                         detail::powertcp_recip_cache* cache) noexcept {
+    using ft = feedback_traits<E>;
     const T pmax = powertcp_max_power<T>();
     power_sample<T> best;
-    [[maybe_unused]] const double tau_d = static_cast<double>(tau.count());
-    [[maybe_unused]] double bn = 0, bd = 0;  // double: the chosen hop's power as bn / bd
-    [[maybe_unused]] double b_v = 0;         // and its qlen * 8e9 + b tau
-    [[maybe_unused]] std::int64_t b_dbytes = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const int_hop& h = ft::hop(e, i);
       record& r = rec_[i];
@@ -408,46 +497,11 @@ class int_power {
       // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
       // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
       const std::int64_t dbytes = detail::sat_add(dq, dtx);
-      if constexpr (std::is_same_v<T, double>) {
-        // Gamma' = kn * 8e9 / kd with kn = dbytes * (qlen * 8e9 + b tau), kd = dt * b * b tau:
-        // compared across hops by cross-multiplication, clamped at pmax; only the chosen
-        // hop's power is divided out below (detail::powertcp_hop_power).
-        const double bt = static_cast<double>(b.bps()) * tau_d;
-        const double v = static_cast<double>(q32) * 8e9 + bt;
-        // A negative byte delta is a current of 0 (file comment): taken as 0 here already, so
-        // the chosen power below is never negative (the same value as clamping it at 0).
-        const std::int64_t dpos = dbytes < 0 ? 0 : dbytes;
-        const double kn = static_cast<double>(dpos) * v;
-        const double kd = static_cast<double>(dt.count()) * static_cast<double>(b.bps()) * bt;
-        // lines 20-21: a later hop replaces the chosen one unless that one is saturated
-        // (kn * 8e9 >= pmax * kd: its power is clamped at pmax), when its power is saturated or
-        // larger. The chosen hop's saturation is evaluated only when a later hop is compared
-        // (a one-hop path never needs it).
-        if (!best.valid ||
-            (!(bn * 8e9 >= pmax * bd) && (kn * 8e9 >= pmax * kd || kn * bd > bn * kd))) {
-          best.valid = true;
-          best.dt = dt;
-          bn = kn;
-          bd = kd;
-          b_dbytes = dpos;
-          b_v = v;
-        }
-      } else {
-        const detail::powertcp_rate_recip* rr = cache != nullptr ? cache->find(b, tau) : nullptr;
-        const T p = rr != nullptr
-                        ? detail::powertcp_hop_power_recip<T>(dbytes, dt, q32, *rr, tau, pmax)
-                        : detail::powertcp_hop_power<T>(dbytes, dt, q32, b, tau, pmax);
-        if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
-      }
-    }
-    if constexpr (std::is_same_v<T, double>) {
-      // detail::powertcp_hop_power's value, from the chosen hop's terms (the same operations in
-      // the same order: its numerator dbytes * 8e9 * v over its denominator dt * b * b tau;
-      // dbytes >= 0 here, so only the clamp at pmax can apply).
-      if (best.valid) {
-        const double p = static_cast<double>(b_dbytes) * 8e9 * b_v / bd;  // finite, >= +0
-        best.power = p > pmax ? pmax : p;
-      }
+      const detail::powertcp_rate_recip* rr = cache != nullptr ? cache->find(b, tau) : nullptr;
+      const T p = rr != nullptr
+                      ? detail::powertcp_hop_power_recip<T>(dbytes, dt, q32, *rr, tau, pmax)
+                      : detail::powertcp_hop_power<T>(dbytes, dt, q32, b, tau, pmax);
+      if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
     }
     return best;
   }
