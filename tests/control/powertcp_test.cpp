@@ -814,6 +814,35 @@ RC_GTEST_PROP(PowerTcp, ReciprocalHopPowerEqualsDividingPath, ()) {
             netcc::detail::powertcp_hop_power<q>(dbytes, dt, qlen, b, tau, pmax));
 }
 
+// The fixed-point NORMPOWER with the current's quotient by one 128-by-64-bit division
+// (detail::powertcp_hop_power_fast) gives the dividing path's value bit for bit, for any byte
+// delta, interval, queue, rate and tau, including quotients beyond 64 bits (saturated) and
+// rates and deltas at the edge of the fast form.
+RC_GTEST_PROP(PowerTcp, DividingInstructionHopPowerEqualsDividingPath, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  const int kind = *rc::gen::inRange(0, 4);
+  const bool wide = kind == 0;
+  constexpr std::int64_t dmax = 0x7FFF'FFFF'FFFF'FFFFLL / 8'000'000'000LL;
+  const std::int64_t dbytes = wide
+                                  ? *rc::gen::arbitrary<std::int64_t>()
+                                  : (kind == 1 ? *rc::gen::inRange<std::int64_t>(dmax - 3, dmax + 3)
+                                               : *rc::gen::inRange<std::int64_t>(-1000, 1 << 30));
+  const duration dt{1 + *rc::gen::inRange<std::int64_t>(
+                            0, wide ? (std::int64_t{1} << 62) : (kind == 1 ? 3 : 20'000'000))};
+  const std::int64_t qlen = *rc::gen::arbitrary<std::uint32_t>();
+  const bit_rate b{wide || kind == 1
+                       ? 1 + *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 50)
+                       : *rc::gen::element<std::int64_t>(1, 10, 25, 100, 400) * 1'000'000'000};
+  const duration tau{
+      1 + *rc::gen::inRange<std::int64_t>(0, wide ? (std::int64_t{1} << 40) : 1'000'000)};
+  netcc::detail::powertcp_recip_cache cache;
+  const auto* r = cache.find(b, tau);
+  RC_ASSERT(r != nullptr);
+  const q pmax = netcc::powertcp_max_power<q>();
+  RC_ASSERT(netcc::detail::powertcp_hop_power_fast<q>(dbytes, dt, qlen, *r, tau, pmax) ==
+            netcc::detail::powertcp_hop_power<q>(dbytes, dt, qlen, b, tau, pmax));
+}
+
 // The path-change test's fast form (detail::powertcp_rate_is) is powertcp_rate32(b) == rate for
 // every rate and key: around whole Mbps, below 1 Mbps, negative, at the 32-bit saturation and
 // anywhere in int64.

@@ -308,6 +308,42 @@ template <Number T>
   return ratio<T>(n, d);
 }
 
+/// powertcp_hop_power_recip's value (and so powertcp_hop_power's), bit for bit, with the
+/// current's quotient rate / B (rate = dtxBytes-and-dqlen bits per second) taken by one
+/// 128-by-64-bit division instruction when the quotient fits 64 bits instead of the
+/// reciprocal's multi-word steps: ratio_by's value there (rate 2^F / B rounded to nearest, ties
+/// up, saturating at the number type's maximum). Other cases: powertcp_hop_power_recip.
+template <Number T>
+[[nodiscard]] constexpr T powertcp_hop_power_fast(std::int64_t dbytes, duration dt,
+                                                  std::int64_t qlen, const powertcp_rate_recip& r,
+                                                  duration tau, T pmax) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    constexpr std::int64_t dbytes_max = 0x7FFF'FFFF'FFFF'FFFFLL / 8'000'000'000LL;
+    if (dbytes > 0 && dbytes <= dbytes_max && r.bdp > 0 && r.bps > 0) {
+      const T zero = num<T>(0), one = num<T>(1);
+      // (bytes{dbytes} / dt).bps(): rounded toward zero, a 64-bit quotient (as _recip).
+      const std::uint64_t rate = static_cast<std::uint64_t>(dbytes) * 8'000'000'000ULL /
+                                 static_cast<std::uint64_t>(dt.count());
+      const auto b = static_cast<std::uint64_t>(r.bps);
+      const u128 x = (u128{rate} << T::fraction_bits) + b / 2;
+      if (static_cast<std::uint64_t>(x >> 64) < b) {
+        const std::uint64_t q = udiv_128_64(x, b);
+        const T current = clamp_num(
+            T::from_raw(q > static_cast<std::uint64_t>(T::raw_max) ? T::raw_max
+                                                                   : static_cast<std::int64_t>(q)),
+            zero, pmax);
+        const T voltage = clamp_num(one + ratio_by<T>(qlen < 0 ? 0 : qlen, r.inv_bdp), one, pmax);
+        return clamp_num(mul_nonneg(current, voltage), zero, pmax);
+      }
+    }
+  }
+  return powertcp_hop_power_recip<T>(dbytes, dt, qlen, r, tau, pmax);
+}
+
 }  // namespace detail
 
 /// @brief PowerTCP's INT signal (Algorithm 1 NORMPOWER, lines 8-22): the normalised power of
@@ -499,7 +535,7 @@ class int_power {
       const std::int64_t dbytes = detail::sat_add(dq, dtx);
       const detail::powertcp_rate_recip* rr = cache != nullptr ? cache->find(b, tau) : nullptr;
       const T p = rr != nullptr
-                      ? detail::powertcp_hop_power_recip<T>(dbytes, dt, q32, *rr, tau, pmax)
+                      ? detail::powertcp_hop_power_fast<T>(dbytes, dt, q32, *rr, tau, pmax)
                       : detail::powertcp_hop_power<T>(dbytes, dt, q32, b, tau, pmax);
       if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
     }
@@ -1515,7 +1551,7 @@ class basic_powertcp_compact {
         const std::int64_t q = r.qlen_bytes();
         const std::int64_t dbytes = detail::sat_add(q - q_prev, dtx);
         const value_type p =
-            detail::powertcp_hop_power_recip<value_type>(dbytes, dt, q, recip_[code], tau_, pmax);
+            detail::powertcp_hop_power_fast<value_type>(dbytes, dt, q, recip_[code], tau_, pmax);
         if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
       }
       return best;
