@@ -861,12 +861,17 @@ namespace {
 
 // A valid flow-scaling curve across the range validate() admits (fs_range up to 1 s, fs_min_cwnd
 // from 2^-20 to 1000 packets, fs_max_cwnd up to 10^4 times it; other cases discarded), windows
-// bounded by the q32 range only, and an initial window from 2^-19.9 to 2^30 packets.
+// bounded by the q32 range only, and an initial window from 2^-19.9 to 2^30 packets. Both curve
+// ends lie on the q32 grid (multiples of 2^-32 packets), where q32 holds them: at a window of
+// 2^-16 packets the term's slope is about 10^12 ns per packet, so the rounding of an end off the
+// grid (up to 2^-33 packets) alone moves a clamped term by ~100 ns, a quantisation of the
+// parameter that the error bounds checked here do not describe.
 netcc::swift_params gen_flow_scaling_params() {
   netcc::swift_params p;
   p.fs_range = duration{*rc::gen::inRange<std::int64_t>(0, 1'000'000'001)};
   p.fs_min_cwnd = std::ldexp(1.0, -*rc::gen::inRange(0, 20)) * *rc::gen::inRange(1, 1000);
-  p.fs_max_cwnd = p.fs_min_cwnd * (1 + *rc::gen::inRange(1, 100000) / 10.0);
+  p.fs_max_cwnd = std::ldexp(
+      std::round(std::ldexp(p.fs_min_cwnd * (1 + *rc::gen::inRange(1, 100000) / 10.0), 32)), -32);
   p.min_cwnd = netcc::swift_window_floor;
   p.max_cwnd = netcc::swift_window_limit;
   p.init_cwnd = std::exp2(*rc::gen::inRange(-199, 300) / 10.0);
