@@ -1207,19 +1207,27 @@ class network {
   void prefetch(const event& e) const noexcept {
     if (e.kind() == ev::arrive) {
       __builtin_prefetch(&pool_[e.b]);
-      prefetch_int(e.b);
     } else if (e.kind() == ev::tx_done) {
       __builtin_prefetch(&hot_[e.a].ports[e.b]);
     }
   }
   // The second stage, for the next event (its packet or port loaded by the first): an arrival
-  // at a switch loads its egress port and INT records, at a host its flow; a finished
-  // transmission loads the packet it sends next.
+  // at a switch loads its egress port and, for INT, the line of the record it will push (its
+  // other records wait for the ACK); at a host, its flow and, for an ACK, the records it hands
+  // to the controller. A finished transmission loads the packet it sends next.
   void prefetch_next(const event& e) const noexcept {
     if (e.kind() == ev::arrive) {
       const packet& pk = pool_[e.b];
-      if ((hot_[e.a].flags & f_host) != 0) {
+      const std::uint8_t flags = hot_[e.a].flags;
+      if ((flags & f_host) != 0) {
         __builtin_prefetch(&flows_[pk.flow]);
+        if (pk.kind != packet_kind::data && pk.int_count != 0 && e.b < int_pool_.size()) {
+          // an ACK (or S-ACK) hands its records to the sender's controller
+          const auto* r = reinterpret_cast<const char*>(&int_pool_[e.b]);
+          const std::size_t used = std::size_t{pk.int_count} * sizeof(int_hop);
+          for (std::size_t b = 0; b < used; b += 64) __builtin_prefetch(r + b);
+          __builtin_prefetch(r + used - 1);
+        }
         return;
       }
       const port_choices c = choices(e.a, pk.dst);
@@ -1227,6 +1235,9 @@ class network {
       const port_state& p = hot_[e.a].ports[ecmp(e.a, c, pk.flow)];
       __builtin_prefetch(&p);
       __builtin_prefetch(reinterpret_cast<const char*>(&p) + 64);
+      if ((flags & f_int) != 0 && pk.kind == packet_kind::data &&
+          pk.int_count < int_hop_slots::max_hops && e.b < int_pool_.size())
+        __builtin_prefetch(&int_pool_[e.b].hops[pk.int_count], 1);  // the record it will push
     } else if (e.kind() == ev::tx_done) {
       const port_state& p = hot_[e.a].ports[e.b];
       const std::size_t q = p.q.empty(ctl_q) ? data_q : ctl_q;
