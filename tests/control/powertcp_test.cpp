@@ -791,27 +791,63 @@ RC_GTEST_PROP(PowerTcp, Q32TrajectoryTracksDouble, ()) {
   }
 }
 
+namespace {
+
+// One hop's NORMPOWER inputs for the fixed-point forms' properties: any byte delta (negative:
+// counter noise), interval, queue, rate and tau. A quarter across the types' whole ranges; with
+// `edges`, another quarter at the edge of powertcp_hop_power_fast's 64-bit quotient (deltas
+// around 2^63 / 8e9 B, intervals of 1-4 ns, any rate); the rest the ranges of real links.
+struct hop_power_case {
+  std::int64_t dbytes;
+  duration dt;
+  std::int64_t qlen;
+  bit_rate b;
+  duration tau;
+};
+hop_power_case gen_hop_power_case(bool edges) {
+  const int kind = *rc::gen::inRange(0, 4);
+  const bool wide = kind == 0;
+  const bool edge = edges && kind == 1;
+  constexpr std::int64_t dmax = 0x7FFF'FFFF'FFFF'FFFFLL / 8'000'000'000LL;
+  hop_power_case c{};
+  c.dbytes = wide   ? *rc::gen::arbitrary<std::int64_t>()
+             : edge ? *rc::gen::inRange<std::int64_t>(dmax - 3, dmax + 3)
+                    : *rc::gen::inRange<std::int64_t>(-1000, 1 << 30);
+  c.dt = duration{1 + *rc::gen::inRange<std::int64_t>(
+                          0, wide ? (std::int64_t{1} << 62) : (edge ? 3 : 20'000'000))};
+  c.qlen = *rc::gen::arbitrary<std::uint32_t>();
+  c.b =
+      bit_rate{wide || edge ? 1 + *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 50)
+                            : *rc::gen::element<std::int64_t>(1, 10, 25, 100, 400) * 1'000'000'000};
+  c.tau =
+      duration{1 + *rc::gen::inRange<std::int64_t>(0, wide ? (std::int64_t{1} << 40) : 1'000'000)};
+  return c;
+}
+
+using hop_q32 = netcc::fixed_point<31, 32>;
+
+// `form` (a fixed-point NORMPOWER through a link's cached reciprocals, called with the case, the
+// reciprocals and the largest power) gives detail::powertcp_hop_power's value for case `c`.
+template <class F>
+void check_against_dividing_path(const hop_power_case& c, F form) {
+  netcc::detail::powertcp_recip_cache cache;
+  const auto* r = cache.find(c.b, c.tau);
+  RC_ASSERT(r != nullptr);
+  const hop_q32 pmax = netcc::powertcp_max_power<hop_q32>();
+  RC_ASSERT(form(c, *r, pmax) ==
+            netcc::detail::powertcp_hop_power<hop_q32>(c.dbytes, c.dt, c.qlen, c.b, c.tau, pmax));
+}
+
+}  // namespace
+
 // The fixed-point NORMPOWER through a link's cached reciprocals gives the dividing path's
 // value bit for bit (detail::powertcp_hop_power_recip against detail::powertcp_hop_power), for
 // any byte delta (negative: counter noise), interval, queue, rate and tau.
 RC_GTEST_PROP(PowerTcp, ReciprocalHopPowerEqualsDividingPath, ()) {
-  using q = netcc::fixed_point<31, 32>;
-  const bool wide = *rc::gen::inRange(0, 4) == 0;
-  const std::int64_t dbytes =
-      wide ? *rc::gen::arbitrary<std::int64_t>() : *rc::gen::inRange<std::int64_t>(-1000, 1 << 30);
-  const duration dt{
-      1 + *rc::gen::inRange<std::int64_t>(0, wide ? (std::int64_t{1} << 62) : 20'000'000)};
-  const std::int64_t qlen = *rc::gen::arbitrary<std::uint32_t>();
-  const bit_rate b{wide ? 1 + *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 50)
-                        : *rc::gen::element<std::int64_t>(1, 10, 25, 100, 400) * 1'000'000'000};
-  const duration tau{
-      1 + *rc::gen::inRange<std::int64_t>(0, wide ? (std::int64_t{1} << 40) : 1'000'000)};
-  netcc::detail::powertcp_recip_cache cache;
-  const auto* r = cache.find(b, tau);
-  RC_ASSERT(r != nullptr);
-  const q pmax = netcc::powertcp_max_power<q>();
-  RC_ASSERT(netcc::detail::powertcp_hop_power_recip<q>(dbytes, dt, qlen, *r, tau, pmax) ==
-            netcc::detail::powertcp_hop_power<q>(dbytes, dt, qlen, b, tau, pmax));
+  check_against_dividing_path(gen_hop_power_case(false), [](const hop_power_case& c, const auto& r,
+                                                            hop_q32 pmax) {
+    return netcc::detail::powertcp_hop_power_recip<hop_q32>(c.dbytes, c.dt, c.qlen, r, c.tau, pmax);
+  });
 }
 
 // The fixed-point NORMPOWER with the current's quotient by one 128-by-64-bit division
@@ -819,28 +855,10 @@ RC_GTEST_PROP(PowerTcp, ReciprocalHopPowerEqualsDividingPath, ()) {
 // delta, interval, queue, rate and tau, including quotients beyond 64 bits (saturated) and
 // rates and deltas at the edge of the fast form.
 RC_GTEST_PROP(PowerTcp, DividingInstructionHopPowerEqualsDividingPath, ()) {
-  using q = netcc::fixed_point<31, 32>;
-  const int kind = *rc::gen::inRange(0, 4);
-  const bool wide = kind == 0;
-  constexpr std::int64_t dmax = 0x7FFF'FFFF'FFFF'FFFFLL / 8'000'000'000LL;
-  const std::int64_t dbytes = wide
-                                  ? *rc::gen::arbitrary<std::int64_t>()
-                                  : (kind == 1 ? *rc::gen::inRange<std::int64_t>(dmax - 3, dmax + 3)
-                                               : *rc::gen::inRange<std::int64_t>(-1000, 1 << 30));
-  const duration dt{1 + *rc::gen::inRange<std::int64_t>(
-                            0, wide ? (std::int64_t{1} << 62) : (kind == 1 ? 3 : 20'000'000))};
-  const std::int64_t qlen = *rc::gen::arbitrary<std::uint32_t>();
-  const bit_rate b{wide || kind == 1
-                       ? 1 + *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 50)
-                       : *rc::gen::element<std::int64_t>(1, 10, 25, 100, 400) * 1'000'000'000};
-  const duration tau{
-      1 + *rc::gen::inRange<std::int64_t>(0, wide ? (std::int64_t{1} << 40) : 1'000'000)};
-  netcc::detail::powertcp_recip_cache cache;
-  const auto* r = cache.find(b, tau);
-  RC_ASSERT(r != nullptr);
-  const q pmax = netcc::powertcp_max_power<q>();
-  RC_ASSERT(netcc::detail::powertcp_hop_power_fast<q>(dbytes, dt, qlen, *r, tau, pmax) ==
-            netcc::detail::powertcp_hop_power<q>(dbytes, dt, qlen, b, tau, pmax));
+  check_against_dividing_path(gen_hop_power_case(true), [](const hop_power_case& c, const auto& r,
+                                                           hop_q32 pmax) {
+    return netcc::detail::powertcp_hop_power_fast<hop_q32>(c.dbytes, c.dt, c.qlen, r, c.tau, pmax);
+  });
 }
 
 // The path-change test's fast form (detail::powertcp_rate_is) is powertcp_rate32(b) == rate for
