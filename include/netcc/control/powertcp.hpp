@@ -430,12 +430,21 @@ class int_power {
     duration dt{};
   };
 
-  // Hop i of e against its record (lines 11-19), storing e's record (line 7): 1 and its terms
-  // in t when it gives a power; 0 when it gives none (dt <= 0 or b <= 0); -1 on a path change
-  // (a rate that differs in whole Mbps: every record stored, the count set to n).
+  // What one hop's records give NORMPOWER (lines 11-13 before the divisions by dt).
+  struct hop_delta {
+    duration dt{};           // line 11: H[i].ts - prevInt[i].ts, > 0
+    std::int64_t dbytes{};   // dqlen + dtxBytes (lines 12-13 times dt), saturating
+    std::uint32_t qlen = 0;  // H[i].qlen as a record keeps it (powertcp_qlen32)
+    bit_rate b{};            // H[i].b
+  };
+
+  // Hop i of e against its record, the step both NORMPOWER loops share: the path-change test
+  // (a rate that differs in whole Mbps: every record stored, the count set to n; returns -1),
+  // dt (line 11; <= 0 returns 0: a duplicate keeps the record, a reordered one resyncs it), and
+  // e's record stored as prevInt (line 7); returns 1 with the hop's terms in d. g++ inlines it
+  // into both loops; forcing it (gnu::always_inline) cost up to 48 more instructions per ACK.
   template <class E>
-  constexpr int double_terms(const E& e, std::size_t i, std::size_t n, double tau_d,
-                             hop_terms& t) noexcept {
+  constexpr int hop_step(const E& e, std::size_t i, std::size_t n, hop_delta& d) noexcept {
     using ft = feedback_traits<E>;
     const int_hop& h = ft::hop(e, i);
     record& r = rec_[i];
@@ -454,17 +463,31 @@ class int_power {
     const std::int64_t dq = static_cast<std::int64_t>(q32) - static_cast<std::int64_t>(r.qlen);
     const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());
     r.store_raw(h, q32, rate);
-    const bit_rate b = h.link_rate;
+    d.dt = dt;
+    d.dbytes = detail::sat_add(dq, dtx);
+    d.qlen = q32;
+    d.b = h.link_rate;
+    return 1;
+  }
+
+  // Hop i of e against its record (lines 11-19, through hop_step): 1 and its terms in t when it
+  // gives a power; 0 when it gives none (dt <= 0 or b <= 0); -1 on a path change.
+  template <class E>
+  constexpr int double_terms(const E& e, std::size_t i, std::size_t n, double tau_d,
+                             hop_terms& t) noexcept {
+    hop_delta d;
+    const int k = hop_step(e, i, n, d);
+    if (k <= 0) return k;
+    const bit_rate b = d.b;
     if (b <= bit_rate::zero()) return 0;  // e = b^2 tau = 0: cannot normalise this hop
     // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
     // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
-    const std::int64_t dbytes = detail::sat_add(dq, dtx);
     const double bt = static_cast<double>(b.bps()) * tau_d;
-    t.v = static_cast<double>(q32) * 8e9 + bt;
-    t.dbytes = dbytes < 0 ? 0 : dbytes;  // so the chosen power is never below 0
+    t.v = static_cast<double>(d.qlen) * 8e9 + bt;
+    t.dbytes = d.dbytes < 0 ? 0 : d.dbytes;  // so the chosen power is never below 0
     t.kn = static_cast<double>(t.dbytes) * t.v;
-    t.kd = static_cast<double>(dt.count()) * static_cast<double>(b.bps()) * bt;
-    t.dt = dt;
+    t.kd = static_cast<double>(d.dt.count()) * static_cast<double>(b.bps()) * bt;
+    t.dt = d.dt;
     return 1;
   }
 
@@ -507,37 +530,22 @@ class int_power {
   template <Number T, class E>
   constexpr power_sample<T> sample_fixed(const E& e, duration tau, std::size_t n,
                                          detail::powertcp_recip_cache* cache) noexcept {
-    using ft = feedback_traits<E>;
     const T pmax = powertcp_max_power<T>();
     power_sample<T> best;
     for (std::size_t i = 0; i < n; ++i) {
-      const int_hop& h = ft::hop(e, i);
-      record& r = rec_[i];
-      const std::uint32_t rate = r.rate;
-      const std::uint32_t q32 = detail::powertcp_qlen32_fast(h.qlen);
-      if (!detail::powertcp_rate_is(h.link_rate, rate)) {  // a path change: store, no sample
-        for (std::size_t j = 0; j < n; ++j) rec_[j].store(ft::hop(e, j));
-        count_ = static_cast<std::uint8_t>(n);
-        return {};
-      }
-      const duration dt = clock::diff(h.ts, r.ts());  // line 11: dt = H[i].ts - prevInt[i].ts
-      if (dt <= duration::zero()) {
-        if (dt < duration::zero()) r.store_raw(h, q32, rate);  // reordered or beyond half: resync
-        continue;  // dt == 0: a duplicate; keep the record
-      }
-      const std::int64_t dq = static_cast<std::int64_t>(q32) - static_cast<std::int64_t>(r.qlen);
-      const std::int64_t dtx = counter::delta_bytes(h.tx_bytes, r.tx());
-      r.store_raw(h, q32, rate);
-      const bit_rate b = h.link_rate;
+      hop_delta d;
+      const int k = hop_step(e, i, n, d);  // lines 7 and 11
+      if (k < 0) return {};                // a path change: no sample
+      if (k == 0) continue;                // no power from this hop
+      const bit_rate b = d.b;
       if (b <= bit_rate::zero()) continue;  // e = b^2 tau = 0: cannot normalise this hop
       // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
       // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
-      const std::int64_t dbytes = detail::sat_add(dq, dtx);
       const detail::powertcp_rate_recip* rr = cache != nullptr ? cache->find(b, tau) : nullptr;
       const T p = rr != nullptr
-                      ? detail::powertcp_hop_power_fast<T>(dbytes, dt, q32, *rr, tau, pmax)
-                      : detail::powertcp_hop_power<T>(dbytes, dt, q32, b, tau, pmax);
-      if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
+                      ? detail::powertcp_hop_power_fast<T>(d.dbytes, d.dt, d.qlen, *rr, tau, pmax)
+                      : detail::powertcp_hop_power<T>(d.dbytes, d.dt, d.qlen, b, tau, pmax);
+      if (!best.valid || p > best.power) best = {true, p, d.dt};  // lines 20-21
     }
     return best;
   }
