@@ -87,12 +87,13 @@
 ///   An ACK whose fabric delay is below base_target + hops * h takes the AI rule whatever the
 ///   term (it is at least 0), so on_ack evaluates the term only for the other ACKs.
 /// - Fixed point (netcc::arith::q32): every event is integer arithmetic without a square root
-///   or a 128-bit division. §3.5's alpha / sqrt(fcwnd) is alpha times an integer 1/sqrt (a
+///   or a library 128-bit division (one hardware 128/64-bit division at most per window and
+///   ACK, below). §3.5's alpha / sqrt(fcwnd) is alpha times an integer 1/sqrt (a
 ///   10-bit table seed and two Newton steps, netcc/core/rsqrt.hpp; relative error below 2^-36,
 ///   so the term is within term 2^-36 + 2^-32 (2 + 1/sqrt(fcwnd)) ns of the exact one before it
 ///   is rounded to whole ns; tests/control/swift_test.cpp checks this bound for any window and
-///   curve). The additive increase is (ai num_acked) / cwnd through an integer reciprocal of
-///   cwnd (the same header: relative error below 2^-36, within the rounding bound below). The
+///   curve). The additive increase is (ai num_acked) / cwnd rounded once to nearest, by one
+///   128/64-bit hardware division (netcc::detail::udiv_128_64; a 64-bit quotient). The
 ///   divisions by the delay (the MD excess) and by the MSS (num_acked) go through reciprocals
 ///   built without a division instruction (netcc::ratio_recip, netcc::ratio_by): the same
 ///   values, bit for bit, as the fixed-point quotients. The windows agree with double within the rounding bound that
@@ -892,20 +893,31 @@ class basic_swift {
       }
     }
 
-    // ai / cwnd * num_acked for cwnd >= 1. Fixed point: (ai num_acked) / cwnd through an integer
-    // reciprocal of cwnd (netcc/core/rsqrt.hpp: table seed and two Newton steps, relative error
-    // below 2^-36, no division), one rounding instead of two; ai num_acked beyond the q32 range
-    // takes the exact quotient first (netcc::div_recip), as before. Double: ai / cwnd * n.
-    // Always inlined, as react: where on_ack itself is inlined into its caller (swift_compact's
-    // flattened on_ack), g++ otherwise left this out of line (30 more instructions per ACK).
+    // ai / cwnd * num_acked for cwnd >= 1. Fixed point: (ai num_acked) / cwnd, the fixed-point
+    // quotient rounded to nearest (operator/'s value), one rounding instead of two, by one
+    // 128/64-bit hardware division (netcc::detail::udiv_128_64): its 1 instruction replaces the
+    // reciprocal's table seed, two Newton steps and 128-bit shifts (about 45 instructions, and a
+    // longer latency on the window's dependency chain). Range proof: an = ai num_acked >= 0 below
+    // 2^63 raw and w >= 1 (raw >= 2^F), so the dividend an 2^F + w / 2 is below w 2^64 and the
+    // quotient, at most an + 1, fits 64 bits. One MSS acknowledged (num_acked exactly 1) takes
+    // ai itself. ai num_acked beyond the q32 range takes the exact quotient first
+    // (netcc::div_recip), as before. Double: ai / cwnd * n. Always inlined, as react: where
+    // on_ack itself is inlined into its caller (swift_compact's flattened on_ack), g++ otherwise
+    // left this out of line (30 more instructions per ACK).
     [[nodiscard, gnu::always_inline]] constexpr value_type additive_increase(
         value_type n, value_type w) const noexcept {
       if constexpr (detail::swift_is_fixed<value_type>::value) {
-        const value_type an = mul_nonneg(ai_, n);  // off the window's dependency chain
-        if (an < value_type::max())
-          return value_type::from_raw(static_cast<std::int64_t>(
-              detail::mul_recip(static_cast<std::uint64_t>(an.raw()),
-                                static_cast<std::uint64_t>(w.raw()), value_type::fraction_bits)));
+        constexpr int fb = value_type::fraction_bits;
+        // Off the window's dependency chain; ai n = ai for n = 1 (mul_nonneg's value).
+        const value_type an = n == num<value_type>(1) ? ai_ : mul_nonneg(ai_, n);
+        if (an < value_type::max()) {
+          const auto wr = static_cast<std::uint64_t>(w.raw());
+          const std::uint64_t q = detail::udiv_128_64(
+              (detail::u128{static_cast<std::uint64_t>(an.raw())} << fb) + wr / 2, wr);
+          return value_type::from_raw(q > static_cast<std::uint64_t>(value_type::raw_max)
+                                          ? value_type::raw_max
+                                          : static_cast<std::int64_t>(q));
+        }
         return div_recip(ai_, w) * n;
       } else {
         return ai_ / w * n;

@@ -86,10 +86,14 @@ struct rsqrt_operand {
   std::uint64_t n;
   int sh;
 };
+// (Written for a short instruction path: the shift is lz less the parity bit of lz + frac_bits,
+// never negative for an even frac_bits, so x >> 1 is reached only for odd ones; 64 - shift -
+// frac_bits is even, so an arithmetic shift halves it exactly, also when negative.)
 [[nodiscard]] constexpr rsqrt_operand rsqrt_normalise(std::uint64_t x, int frac_bits) noexcept {
   const int lz = std::countl_zero(x);
-  const int shift = ((lz + frac_bits) & 1) == 0 ? lz : lz - 1;
-  return {shift >= 0 ? x << shift : x >> 1, 62 + (64 - shift - frac_bits) / 2};
+  const int shift = lz - ((lz ^ frac_bits) & 1);
+  return {(frac_bits & 1) == 0 || shift >= 0 ? x << shift : x >> 1,
+          62 + ((64 - shift - frac_bits) >> 1)};
 }
 
 /// @brief round(a / sqrt(x)) in raw fixed point: `a` and `x` raw values with `frac_bits`
@@ -97,7 +101,7 @@ struct rsqrt_operand {
 /// 2^63 - 1. Relative error below rsqrt_rel_error plus the final rounding (half a unit).
 [[nodiscard]] constexpr std::uint64_t mul_rsqrt(std::uint64_t a, std::uint64_t x,
                                                 int frac_bits) noexcept {
-  if (x == 0 || a == 0) return x == 0 && a != 0 ? ~std::uint64_t{0} >> 1 : 0;
+  if (x == 0) return a != 0 ? ~std::uint64_t{0} >> 1 : 0;  // a = 0 below gives 0 too
   const rsqrt_operand o = rsqrt_normalise(x, frac_bits);
   const std::uint64_t y = rsqrt_q62(o.n);
   const u128 q = (u128{a} * y + (u128{1} << (o.sh - 1))) >> o.sh;  // a y < 2^127
@@ -113,7 +117,7 @@ struct rsqrt_operand {
 /// the seed's intervals and at random by tests/control/swift_test.cpp).
 [[nodiscard]] constexpr std::uint64_t mul_rsqrt_estimate(std::uint64_t a, std::uint64_t x,
                                                          int frac_bits) noexcept {
-  if (x == 0 || a == 0) return x == 0 && a != 0 ? ~std::uint64_t{0} >> 1 : 0;
+  if (x == 0) return a != 0 ? ~std::uint64_t{0} >> 1 : 0;  // a = 0 below gives 0 too
   const rsqrt_operand o = rsqrt_normalise(x, frac_bits);
   const std::uint64_t y0 = std::uint64_t{rsqrt_seed.v[(o.n >> 54) - 256]} << 32;  // Q2.62
   const u128 q = (u128{a} * y0) >> o.sh;                                          // a y0 < 2^126
