@@ -373,6 +373,90 @@ TEST(Network, DelayedAcksReflectInt) {
   }
 }
 
+// Records every INT stack its ACKs carry.
+class int_recorder {
+ public:
+  explicit int_recorder(netcc::bytes w) : w_(w) {}
+  void on_ack(const netcc::ack_event& a) { stacks_.push_back(a.hops); }
+  [[nodiscard]] netcc::bytes cwnd() const { return w_; }
+  netcc::bytes w_;
+  std::vector<netcc::int_stack<>> stacks_;
+};
+
+// The engine keeps INT records compact in flight (testbench::compact_int_hop, 16 B) and in full
+// when a record is out of the compact range: either way an ACK hands its controller the exact
+// records the switches pushed. Host -(100G)- s1 -(100G)- s2 -(1 kbps)- host, three 1500-B
+// packets sent at 0, 120 and 240 ns. Each leaves s1 at once (hop 0: 1120 + 120 k ns, an empty
+// queue, compact); at s2 the slow link takes 12 s a packet, so packets 1 and 2 leave it 12 and
+// 24 s after they were sent: their hop 1 is out of the compact range (2^32 ns), and their hop 0,
+// already compact, moves to the full-width store with it.
+TEST(Network, IntRecordsAreExactCompactOrInFull) {
+  tb::network net{
+      {.rto = netcc::duration{1'000'000'000'000}, .sample_interval = netcc::duration{0}}};
+  const auto a = net.add_host(), s1 = net.add_switch(), s2 = net.add_switch(), b = net.add_host();
+  const netcc::bit_rate slow{1000};
+  net.connect(a, s1, {.rate = 100_Gbps, .delay = 1_us});
+  net.connect(s1, s2, {.rate = 100_Gbps, .delay = 1_us});
+  net.connect(s2, b, {.rate = slow, .delay = 1_us});
+  auto probe = std::make_unique<tb::cc_model<int_recorder>>("recorder", 1_MB);
+  const auto* p = probe.get();
+  net.add_flow({.src = a, .dst = b, .size = 4380_B, .cc = std::move(probe)});
+  net.run_until(netcc::timestamp{60'000'000'000});
+  const auto& st = p->controller().stacks_;
+  ASSERT_EQ(st.size(), 3u);
+  constexpr std::uint64_t ser = 12'000'000'000;  // 1500 B at 1 kbps, ns
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    SCOPED_TRACE(k);
+    ASSERT_EQ(st[k].size(), 2u);
+    EXPECT_EQ(st[k][0], (netcc::int_hop{.ts = 1120 + 120 * k,
+                                        .qlen = netcc::bytes{0},
+                                        .tx_bytes = 1500 * (k + 1),
+                                        .link_rate = 100_Gbps}));
+    // s2: packet 0 arrives at 2240 ns and leaves at once; the others wait for the one before.
+    EXPECT_EQ(st[k][1].ts, 2240 + ser * k);
+    EXPECT_EQ(st[k][1].tx_bytes, 1500 * (k + 1));
+    EXPECT_EQ(st[k][1].link_rate, slow);
+    EXPECT_EQ(st[k][1].qlen, netcc::bytes{k == 1 ? 1500 : 0});  // packet 2 waits behind 1
+  }
+}
+
+// compact_int_hop: a record in range encodes and decodes to itself; one out of range is refused
+// and leaves the target as it was.
+RC_GTEST_PROP(Network, CompactIntHopIsExactInRangeAndRefusesTheRest, ()) {
+  constexpr std::uint64_t u32 = std::uint64_t{1} << 32, u48 = std::uint64_t{1} << 48;
+  // Values around a limit `lim` (below, at, above it) or anywhere.
+  const auto near = [](std::uint64_t lim) {
+    return rc::gen::oneOf(rc::gen::inRange<std::uint64_t>(0, 2 * lim + 2),
+                          rc::gen::element<std::uint64_t>(0, lim - 1, lim, lim + 1),
+                          rc::gen::arbitrary<std::uint64_t>());
+  };
+  const auto sent = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 62);
+  const std::uint64_t d = *near(u32);
+  const auto q = *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(-2, 2),
+      rc::gen::map(near(u32), [](std::uint64_t v) { return static_cast<std::int64_t>(v >> 1); }),
+      rc::gen::map(near(u32),
+                   [](std::uint64_t v) { return static_cast<std::int64_t>(v & (u32 * 4 - 1)); }));
+  const std::uint64_t tx = *near(u48);
+  const auto ri = *rc::gen::arbitrary<std::uint16_t>();
+  const netcc::int_hop h{
+      .ts = static_cast<std::uint64_t>(sent) + d,
+      .qlen = netcc::bytes{q},
+      .tx_bytes = tx,
+      .link_rate = netcc::bit_rate{*rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 50)}};
+  const bool in_range = d < u32 && q >= 0 && static_cast<std::uint64_t>(q) < u32 && tx < u48 &&
+                        ri != tb::compact_int_hop::no_rate;
+  const tb::compact_int_hop before{.ts_rel = 7, .qlen = 8, .tx_rate = 9};
+  tb::compact_int_hop c = before;
+  RC_ASSERT(tb::compact_int_hop::encode(h, ri, netcc::timestamp{sent}, c) == in_range);
+  if (in_range) {
+    RC_ASSERT(c.rate_index() == ri);
+    RC_ASSERT(c.decode(netcc::timestamp{sent}, h.link_rate) == h);
+  } else {
+    RC_ASSERT(c.ts_rel == before.ts_rel && c.qlen == before.qlen && c.tx_rate == before.tx_rate);
+  }
+}
+
 // Issue 20: the sender's scheduler looks only at flows that may still send. A host that has
 // run thousands of short flows (one after another, each done before the next starts) examines
 // about one flow per send decision, not every flow it ever had: before, the work per event grew

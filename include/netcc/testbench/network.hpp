@@ -471,7 +471,8 @@ class network {
   [[nodiscard]] std::uint64_t memory_bytes() const noexcept {
     std::uint64_t b = static_bytes_;
     b += pool_.capacity() * (sizeof(packet) + 2 * sizeof(std::uint32_t));
-    b += int_pool_.capacity() * sizeof(int_hop_slots);
+    b += int_pool_.capacity() * sizeof(int_record_slots) +
+         int_wide_.capacity() * sizeof(int_hop_slots) + rates_.capacity() * sizeof(bit_rate);
     b += free_.capacity() * sizeof(std::uint32_t) +
          (queue_.capacity() + starts_.capacity()) * sizeof(event);
     b += ts_.t.capacity() * sizeof(timestamp);
@@ -482,7 +483,7 @@ class network {
   /// @brief Bytes one packet in flight costs the engine at most: its pool slot, one event, a
   /// queue slot, a free-list slot and an INT slot (the unit of a memory estimate before a run).
   [[nodiscard]] static constexpr std::uint64_t bytes_per_packet() noexcept {
-    return sizeof(packet) + sizeof(event) + 2 * sizeof(std::uint32_t) + sizeof(int_hop_slots);
+    return sizeof(packet) + sizeof(event) + 2 * sizeof(std::uint32_t) + sizeof(int_record_slots);
   }
   /// @brief Bytes one flow costs the engine, without its controller and scheduled writes.
   [[nodiscard]] static constexpr std::uint64_t bytes_per_flow() noexcept {
@@ -901,6 +902,7 @@ class network {
     node_id peer = 0;
     bool paused = false;      // PFC: the downstream neighbour paused this port's data
     bool tx_pending = false;  // a tx_done event is in the queue (at busy_until, busy_order)
+    std::uint16_t rate_index = no_rate;  // link.rate's index in rates_ (set by route())
     link_spec link{};
     bytes q_bytes{};
     std::uint64_t tx_total = 0;  // bytes transmitted: INT's tx-bytes counter, stats.tx_bytes
@@ -958,10 +960,19 @@ class network {
   };
   // A packet's INT hop records in the network's INT pool (their count is the packet's
   // int_count): 32-B records at a 32-B alignment, so a switch's push writes within one line.
-  struct alignas(32) int_hop_slots {
+  // A packet's INT records as the engine keeps them: compact_int_hop, 16 B a record, so five
+  // take 80 B instead of 160 B. A record out of its range (a queue past 4 GiB, a packet queued
+  // over 4.29 s, a FastTune rewrite out of range) moves the packet's records to int_wide_ in
+  // full (packet::int_wide).
+  static constexpr std::uint16_t no_rate = compact_int_hop::no_rate;
+  struct alignas(16) int_record_slots {
     static constexpr std::size_t max_hops = int_stack<>::max_hops;
-    std::array<int_hop, max_hops> hops;
+    std::array<compact_int_hop, max_hops> hops;
   };
+  struct alignas(32) int_hop_slots {
+    std::array<int_hop, int_record_slots::max_hops> hops;
+  };
+  static_assert(sizeof(int_record_slots) == 16 * int_stack<>::max_hops);
   static_assert(sizeof(int_hop) == 32 && sizeof(int_hop_slots) == 32 * int_stack<>::max_hops);
   static constexpr std::uint32_t no_packet = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::uint32_t no_route = std::numeric_limits<std::uint32_t>::max();
@@ -1105,6 +1116,7 @@ class network {
       node_hot& h = hot_[u];
       h.ports = nd.ports.data();
       h.sw_index = nd.sw_index;
+      for (port_state& p : nd.ports) p.rate_index = rate_index(p.link.rate);
       if (nd.host) {
         h.flags = f_host;
         continue;
@@ -1166,26 +1178,65 @@ class network {
   // INT records of packet `i` live at `i` in a pool beside the packets' (grown to the packet
   // pool's capacity when a packet first carries INT), their count in the packet: an event's INT
   // records can be prefetched with its packet from the index alone, and a switch's push writes
-  // one 32-B record, never a line shared with a count or a straddled record.
-  // Append hop record `h` to packet `i`'s (int_stack's rule: refused when full).
-  void push_int(std::uint32_t i, const int_hop& h) {
-    packet& pk = pool_[i];
-    if (pk.int_count >= int_hop_slots::max_hops) return;
-    if (int_pool_.size() <= i) int_pool_.resize(pool_.capacity());
-    int_pool_[i].hops[pk.int_count++] = h;
+  // one 16-B record within one line.
+  //
+  // The records are kept compact and exact (compact_int_hop), relative to the packet's send
+  // time (sent_at, which a packet keeps from its first push to its last read: an ACK echoes
+  // it) and with the link rate as an index into the table of the rates the network has seen
+  // (rates_). A record out of that range moves the packet's records to the full-width store
+  // (int_wide_, packet::int_wide).
+
+  // The index of rate `r` in rates_, appended if new (no_rate when the table is full).
+  std::uint16_t rate_index(bit_rate r) {
+    for (std::size_t k = 0; k < rates_.size(); ++k)
+      if (rates_[k] == r) return static_cast<std::uint16_t>(k);
+    if (rates_.size() >= no_rate) return no_rate;
+    rates_.push_back(r);
+    return static_cast<std::uint16_t>(rates_.size() - 1);
   }
-  // Packet `i`'s INT records replaced by `s`'s.
+  // The hop record `r` of a packet sent at `sent` holds.
+  [[nodiscard]] int_hop decode_int(const compact_int_hop& r, timestamp sent) const noexcept {
+    return r.decode(sent, rates_[r.rate_index()]);
+  }
+  // Append hop record `h` (its rate at index `ri` of rates_, or no_rate) to packet `i`'s
+  // (int_stack's rule: refused when full).
+  void push_int(std::uint32_t i, const int_hop& h, std::uint16_t ri) {
+    packet& pk = pool_[i];
+    if (pk.int_count >= int_record_slots::max_hops) return;
+    if (!pk.int_wide) {
+      if (int_pool_.size() <= i) int_pool_.resize(pool_.capacity());
+      if (compact_int_hop::encode(h, ri, pk.sent_at, int_pool_[i].hops[pk.int_count])) {
+        ++pk.int_count;
+        return;
+      }
+      widen_int(i);
+    }
+    int_wide_[i].hops[pk.int_count++] = h;
+  }
+  // Packet `i`'s records moved to the full-width store.
+  void widen_int(std::uint32_t i) {
+    packet& pk = pool_[i];
+    if (int_wide_.size() <= i) int_wide_.resize(pool_.capacity());
+    for (std::size_t k = 0; k < pk.int_count; ++k)
+      int_wide_[i].hops[k] = decode_int(int_pool_[i].hops[k], pk.sent_at);
+    pk.int_wide = true;
+  }
+  // Packet `i`'s INT records replaced by `s`'s (its sent_at already set).
   void set_int(std::uint32_t i, const int_stack<>& s) {
-    const std::size_t n = s.size();
-    if (n != 0 && int_pool_.size() <= i) int_pool_.resize(pool_.capacity());
-    for (std::size_t k = 0; k < n; ++k) int_pool_[i].hops[k] = s[k];
-    pool_[i].int_count = static_cast<std::uint8_t>(n);
+    pool_[i].int_count = 0;
+    pool_[i].int_wide = false;
+    for (std::size_t k = 0; k < s.size(); ++k) push_int(i, s[k], rate_index(s[k].link_rate));
   }
   // A copy of packet `i`'s INT records (none if it carries none).
   [[nodiscard]] int_stack<> int_copy(std::uint32_t i) const {
     int_stack<> s;
-    const std::size_t n = pool_[i].int_count;
-    for (std::size_t k = 0; k < n; ++k) s.hops[k] = int_pool_[i].hops[k];
+    const packet& pk = pool_[i];
+    const std::size_t n = pk.int_count;
+    if (pk.int_wide) {
+      for (std::size_t k = 0; k < n; ++k) s.hops[k] = int_wide_[i].hops[k];
+    } else {
+      for (std::size_t k = 0; k < n; ++k) s.hops[k] = decode_int(int_pool_[i].hops[k], pk.sent_at);
+    }
     s.count = static_cast<std::uint8_t>(n);
     return s;
   }
@@ -1224,7 +1275,7 @@ class network {
         if (pk.kind != packet_kind::data && pk.int_count != 0 && e.b < int_pool_.size()) {
           // an ACK (or S-ACK) hands its records to the sender's controller
           const auto* r = reinterpret_cast<const char*>(&int_pool_[e.b]);
-          const std::size_t used = std::size_t{pk.int_count} * sizeof(int_hop);
+          const std::size_t used = std::size_t{pk.int_count} * sizeof(compact_int_hop);
           for (std::size_t b = 0; b < used; b += 64) __builtin_prefetch(r + b);
           __builtin_prefetch(r + used - 1);
         }
@@ -1236,7 +1287,7 @@ class network {
       __builtin_prefetch(&p);
       __builtin_prefetch(reinterpret_cast<const char*>(&p) + 64);
       if ((flags & f_int) != 0 && pk.kind == packet_kind::data &&
-          pk.int_count < int_hop_slots::max_hops && e.b < int_pool_.size())
+          pk.int_count < int_record_slots::max_hops && e.b < int_pool_.size())
         __builtin_prefetch(&int_pool_[e.b].hops[pk.int_count], 1);  // the record it will push
     } else if (e.kind() == ev::tx_done) {
       const port_state& p = hot_[e.a].ports[e.b];
@@ -1251,7 +1302,8 @@ class network {
   void prefetch_int(std::uint32_t i) const noexcept {
     if (i >= int_pool_.size()) return;
     const auto* r = reinterpret_cast<const char*>(&int_pool_[i]);
-    for (std::size_t b = 0; b < sizeof(int_hop_slots); b += 64) __builtin_prefetch(r + b);
+    for (std::size_t b = 0; b < sizeof(int_record_slots); b += 64) __builtin_prefetch(r + b);
+    __builtin_prefetch(r + sizeof(int_record_slots) - 1);
   }
 
   void dispatch(const event& e) {
@@ -1484,10 +1536,12 @@ class network {
     ++hops_;
     if ((flags & f_int) != 0 && pk.kind == packet_kind::data) {
       // HPCC/PowerTCP INT at dequeue: queue length, timestamp, tx bytes, link rate.
-      push_int(idx, {.ts = static_cast<std::uint64_t>(now_.count()),
-                     .qlen = p.q_bytes,
-                     .tx_bytes = p.tx_total,
-                     .link_rate = p.link.rate});
+      push_int(idx,
+               {.ts = static_cast<std::uint64_t>(now_.count()),
+                .qlen = p.q_bytes,
+                .tx_bytes = p.tx_total,
+                .link_rate = p.link.rate},
+               p.rate_index);
     }
     const std::int64_t end = now_.count() + serialisation(p, pk.size, pk.control ? 0 : 1).count();
     const std::uint64_t order = order_++;
@@ -2075,7 +2129,9 @@ class network {
   std::function<std::unique_ptr<sender_cc>(flow_id)> factory_;
   std::vector<packet> pool_;
   std::vector<std::uint32_t> free_;
-  std::vector<int_hop_slots> int_pool_;  // INT records of packet i at i (see push_int)
+  std::vector<int_record_slots> int_pool_;  // INT records of packet i at i (see push_int)
+  std::vector<int_hop_slots> int_wide_;     // in full, for a packet with int_wide set
+  std::vector<bit_rate> rates_;             // the link rates INT records index (rate_index)
   // A time-series source, in the order the monitor_* calls were made.
   struct monitor {
     enum kind_t : std::uint8_t {

@@ -43,6 +43,65 @@ enum class packet_kind : std::uint8_t {
   switch_ack,  ///< FastTune switch-generated ACK (S-ACK)
 };
 
+/// @brief An INT hop record (netcc::int_hop) as the testbench keeps it in flight: 16 B instead
+/// of 32, and exact.
+///
+/// The hop's timestamp is kept as its offset from the packet's send time (an ACK echoes its
+/// data packet's), the link rate as an index into a table of the rates a network has seen, the
+/// queue length in 32 bits and the transmitted-bytes counter in 48. encode() refuses a record
+/// out of that range (a hop more than 2^32 ns after the send time or before it, a queue of
+/// 2^32 B or more or a negative one, a counter of 2^48 B or more, or no rate index), so that
+/// decode() of an encoded record always gives back the record.
+/// @code
+/// netcc::testbench::compact_int_hop c{};
+/// const netcc::int_hop h{.ts = 1500, .qlen = netcc::bytes{3000}, .tx_bytes = 9000,
+///                        .link_rate = netcc::bit_rate{100'000'000'000}};
+/// if (netcc::testbench::compact_int_hop::encode(h, 0, netcc::timestamp{1000}, c)) {
+///   // c.decode(netcc::timestamp{1000}, h.link_rate) == h
+/// }
+/// @endcode
+struct compact_int_hop {
+  /// @brief No rate index: encode() refuses the record.
+  static constexpr std::uint16_t no_rate = std::numeric_limits<std::uint16_t>::max();
+  /// @brief The transmitted-bytes counter's bits in tx_rate.
+  static constexpr std::uint64_t tx_mask = (std::uint64_t{1} << 48) - 1;
+  /// @brief int_hop::ts minus the packet's send time, ns.
+  std::uint32_t ts_rel = 0;
+  /// @brief int_hop::qlen, bytes.
+  std::uint32_t qlen = 0;
+  /// @brief int_hop::tx_bytes in the low 48 bits, the rate index in the high 16.
+  std::uint64_t tx_rate = 0;
+
+  /// @brief Record `h` of a packet sent at `sent`, its link rate at `rate_index` of the
+  /// caller's table, into `out`; false, and `out` unchanged, when a field is out of range.
+  [[nodiscard]] static constexpr bool encode(const int_hop& h, std::uint16_t rate_index,
+                                             timestamp sent, compact_int_hop& out) noexcept {
+    const std::uint64_t d = h.ts - static_cast<std::uint64_t>(sent.count());
+    const std::int64_t q = h.qlen.count();
+    constexpr std::uint64_t u32 = std::numeric_limits<std::uint32_t>::max();
+    if (d > u32 || q < 0 || static_cast<std::uint64_t>(q) > u32 || h.tx_bytes > tx_mask ||
+        rate_index == no_rate)
+      return false;
+    out = {.ts_rel = static_cast<std::uint32_t>(d),
+           .qlen = static_cast<std::uint32_t>(q),
+           .tx_rate = h.tx_bytes | std::uint64_t{rate_index} << 48};
+    return true;
+  }
+  /// @brief The rate index encode() was given.
+  [[nodiscard]] constexpr std::uint16_t rate_index() const noexcept {
+    return static_cast<std::uint16_t>(tx_rate >> 48);
+  }
+  /// @brief The record of a packet sent at `sent`, its link rate `rate` (the table's entry at
+  /// rate_index()).
+  [[nodiscard]] constexpr int_hop decode(timestamp sent, bit_rate rate) const noexcept {
+    return {.ts = static_cast<std::uint64_t>(sent.count()) + ts_rel,
+            .qlen = bytes{static_cast<std::int64_t>(qlen)},
+            .tx_bytes = tx_rate & tx_mask,
+            .link_rate = rate};
+  }
+};
+static_assert(sizeof(compact_int_hop) == 16, "compact_int_hop: 16 B");
+
 /// @brief One packet in flight.
 /// @code
 /// netcc::testbench::packet p;
@@ -70,6 +129,9 @@ struct alignas(64) packet {
   bool last : 1 = false;
   /// @brief A go-back-N retransmission.
   bool retransmit : 1 = false;
+  /// @brief The engine keeps this packet's INT records in full width (one was out of the
+  /// compact form's range); not part of the modelled packet.
+  bool int_wide : 1 = false;
 
   /// @brief INT hop records it carries (pushed by switches at dequeue on data, reflected on the
   /// ACK): the network's INT pool holds them at the packet's own pool index.
