@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace netcc_tests::control_timely {
@@ -951,6 +952,115 @@ RC_GTEST_PROP(TimelyProp, SharedConfigWithExternalStateMatchesTheController, ())
   const auto ops = gen_ops();
   check_external_matches_object<netcc::timely>(p, ops);
   check_external_matches_object<q32_timely>(p, ops);
+}
+
+namespace {
+
+// Algorithm 1 in q32 as first written, on the number type's operators (mul_unit is operator*'s
+// value, us_of ratio(d, 1000), the §5 scale ratio(gap, minRTT), gradient_of rtt_diff / minRTT in
+// us: the properties above hold each to them): the reference the header's raw-integer products
+// (ewma, raised, lowered, gradient_cut) must equal bit for bit.
+struct reference_q32 {
+  using q = netcc::fixed_point<31, 32>;
+  netcc::timely_params p;
+  q alpha, keep, beta, delta, hai_delta, min, line, m;
+
+  explicit reference_q32(const netcc::timely_params& in) : p(in) {
+    const q zero{0}, one{1};
+    alpha = netcc::clamp_num(q{p.alpha}, zero, one);
+    keep = one - alpha;
+    beta = netcc::clamp_num(q{p.beta}, zero, one);
+    delta = netcc::ratio<q>(p.delta.bps(), 1'000'000);
+    hai_delta = q{static_cast<std::int64_t>(p.hai_factor)} * delta;
+    line = netcc::ratio_down<q>(p.line_rate.bps(), 1'000'000);
+    min = netcc::ratio_up<q>(p.min_rate.bps(), 1'000'000);
+    if (line < min) line = min;
+    m = netcc::ratio<q>(p.min_rtt.count(), 1000);
+    if (m.raw() <= 0) m = netcc::ratio<q>(1, 1000);
+  }
+
+  // The rate and rtt_diff after a completion (RTT `rtt` > 0 at `now`, increases allowed) on `st`.
+  std::pair<q, q> after(const q32_timely::flow_state& st, std::int64_t now,
+                        std::int64_t rtt) const {
+    const q zero{0}, one{1};
+    const bool have_prev = (st.flags & 1) != 0, have_last = (st.flags & 2) != 0;
+    const std::int64_t diff = have_prev ? rtt - st.prev_rtt.count() : 0;
+    q rd = st.rtt_diff * keep + netcc::ratio<q>(diff, 1000) * alpha;
+    if (diff == 0 && rd == zero && p.alpha < 1) rd = st.rtt_diff;
+    const std::uint32_t neg = rd < zero ? (st.neg == 0xFFFF'FFFFu ? st.neg : st.neg + 1) : 0;
+    q f = one;
+    if (p.scale_updates && have_last) {
+      const std::int64_t last = st.last.count();
+      if (now <= last) {
+        f = zero;
+      } else if (now - last < p.min_rtt.count()) {
+        f = netcc::ratio<q>(now - last, p.min_rtt.count());
+      }
+    }
+    q rate = st.rate;
+    const auto decrease = [&](q cut) {
+      rate = netcc::clamp_num(rate * netcc::clamp_num(one - cut * f, zero, one), min, line);
+    };
+    if (rtt < p.t_low.count()) {
+      rate = netcc::clamp_num(rate + delta * f, min, line);
+    } else if (rtt > p.t_high.count()) {
+      const auto n = static_cast<std::uint64_t>(rtt - p.t_high.count());
+      decrease(q::from_raw(static_cast<std::int64_t>(
+                   netcc::detail::mul_recip(n, static_cast<std::uint64_t>(rtt), 32))) *
+               beta);
+    } else if (rd <= zero) {
+      rate = netcc::clamp_num(rate + (neg >= p.hai_threshold ? hai_delta : delta) * f, min, line);
+    } else {
+      decrease(rd / m * beta);
+    }
+    return {rate, rd};
+  }
+};
+
+}  // namespace
+
+RC_GTEST_PROP(TimelyProp, Q32RawProductsAreTheOperatorFormsBitForBit, ()) {
+  // Any parameters, any state (rtt_diff and the rate anywhere in their ranges, the clocks and
+  // prev_rtt anywhere), any RTT and time: rtt_diff and the rate after a completion are the
+  // reference's, bit for bit (the saturating ends of line 3's sum and of the rate included).
+  using q = netcc::fixed_point<31, 32>;
+  auto p = gen_params();
+  p.app_limit = 0;  // increases always allowed: the arithmetic is under test here
+  p.alpha = *rc::gen::element(0.02, 0.125, 0.875, 1.0, 0.3, 1e-9);
+  p.beta = *rc::gen::element(0.1, 0.5, 0.8, 1.0, 0.333);
+  p.min_rtt = netcc::duration{*rc::gen::element<std::int64_t>(1, 5'000, 20'000, 1LL << 40)};
+  const q32_timely::config cfg{p};
+  const reference_q32 ref{cfg.params()};
+  const int n = *rc::gen::inRange(1, 40);
+  q32_timely::flow_state st = cfg.initial_state();
+  const auto big = [] {
+    constexpr std::int64_t top = q::raw_max;
+    return *rc::gen::oneOf(
+        rc::gen::inRange<std::int64_t>(-top, top),
+        rc::gen::inRange<std::int64_t>(-(1LL << 40), 1LL << 40),
+        rc::gen::element(std::int64_t{top}, std::int64_t{-top}, std::int64_t{0}, std::int64_t{1},
+                         std::int64_t{-1}, std::int64_t{1} << 62));
+  };
+  if (*rc::gen::arbitrary<bool>()) {  // a state from anywhere in the ranges
+    st.rtt_diff = q::from_raw(big());
+    st.rate = q::from_raw(*rc::gen::inRange(ref.min.raw(), ref.line.raw() + 1));
+  }
+  std::int64_t t = *rc::gen::inRange<std::int64_t>(-(1LL << 40), 1LL << 40);
+  for (int i = 0; i < n; ++i) {
+    t += *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(-1'000, 50'000),
+                         rc::gen::element<std::int64_t>(0, 1LL << 40));
+    const std::int64_t rtt = *rc::gen::oneOf(
+        rc::gen::inRange<std::int64_t>(1, 700'000), rc::gen::inRange<std::int64_t>(1, 1LL << 62),
+        rc::gen::element<std::int64_t>(1, std::numeric_limits<std::int64_t>::max(), (1LL << 30) - 1,
+                                       1LL << 30, p.t_low.count(), p.t_high.count(),
+                                       st.prev_rtt.count()));
+    if (rtt <= 0) continue;  // no sample (a zero T_low or no prev_rtt yet)
+    const auto [rate, rd] = ref.after(st, t, rtt);
+    cfg.on_rtt(st, netcc::rtt_event{.now = netcc::timestamp{t}, .rtt = netcc::duration{rtt}},
+               netcc::bit_rate{1});
+    RC_ASSERT(st.rtt_diff.raw() == rd.raw());
+    RC_ASSERT(st.rate.raw() == rate.raw());
+  }
 }
 
 TEST(Timely, StateSizes) {

@@ -104,7 +104,11 @@
 /// the other per-completion quotients (line 4 by minRTT, the §5 scale, unit conversions, the
 /// §3.1 serialisation) through reciprocals (netcc::detail::invariant_divisor, and 64-bit
 /// multiplications for the §5 scale and the ns-to-us conversion of line 3), with the same
-/// values as the fixed-point quotients. The send meter divides once per closed window.
+/// values as the fixed-point quotients. The send meter divides once per closed window. The
+/// products of lines 3, 6, 9, 12 and 14 run on raw integers, each sign applied once and each
+/// factor's known sign and range used (config::ewma, raised, lowered, gradient_cut): the same
+/// values, bit for bit, as the number type's operators (the Q32RawProductsAreTheOperatorForms
+/// BitForBit property holds them to a reference written with those operators).
 ///
 /// Deviations: none in Algorithm 1. Rates are held in Mbps in the policy's number type (q32
 /// then covers up to 2 Pbps with 2^-32 Mbps resolution) and rtt_diff in microseconds (q32: up
@@ -718,7 +722,7 @@ class basic_timely {
         // gap < minRTT < 2^(63-F) ns: gap 2^F + minRTT / 2 fits 64 bits and the quotient, below
         // 2^F, the number type: the value of ratio_by through a 64-bit reciprocal.
         if (scale_div_.divisor() != 0)
-          return value_type::from_raw(static_cast<std::int64_t>(scale_div_.div_nearest(
+          return in_range(static_cast<std::int64_t>(scale_div_.div_nearest(
               static_cast<std::uint64_t>(gap.count()) << value_type::fraction_bits)));
       }
       return ratio<value_type>(gap.count(), params_.min_rtt.count());  // minRTT >= 2^(63-F) ns
@@ -748,13 +752,131 @@ class basic_timely {
       }
     }
 
+    // Fixed point, the products of update() on raw values: round(a b 2^-F) for a in [0, 2^63)
+    // and b in [0, 2^F] (a factor in [0, 1]), operator*'s value for non-negative operands
+    // (a b + 2^(F-1) < 2^127; the quotient, at most a, needs no saturation), without mul_unit's
+    // sign handling; the helpers below apply a sign once and build one value at the end.
+    [[nodiscard, gnu::always_inline]] static constexpr std::uint64_t mul_unit_raw(
+        std::uint64_t a, std::uint64_t b) noexcept {
+      constexpr int fb = value_type::fraction_bits;
+      return static_cast<std::uint64_t>((detail::u128{a} * b + (detail::u128{1} << (fb - 1))) >>
+                                        fb);
+    }
+
+    // The value whose raw is r, for r already in [-raw_max, raw_max] (value_type::from_raw's
+    // clamp is then the identity): its bits, without the clamp's compare. Each caller states why
+    // r is in range (fixed point only).
+    [[nodiscard, gnu::always_inline]] static constexpr value_type in_range(
+        std::int64_t r) noexcept {
+      static_assert(sizeof(value_type) == sizeof(std::int64_t) &&
+                    std::is_trivially_copyable_v<value_type>);
+      return std::bit_cast<value_type>(r);
+    }
+
+    // Line 3: (1 - alpha) rtt_diff + alpha new_rtt_diff, new_rtt_diff = d ns in us. Fixed point:
+    // mul_unit(prev, keep_) + mul_unit(us_of(d), alpha_) bit for bit (operator+ saturating): the
+    // magnitudes of both terms are multiplied unsigned and their signs applied once (|prev| <=
+    // raw_max; us_of's quotient below 2^62 for |d| < 2^(62-F)); beyond that d, us_of's 128-bit
+    // path as before. Double: the same expression.
+    [[nodiscard, gnu::always_inline]] constexpr value_type ewma(value_type prev,
+                                                                std::int64_t d) const noexcept {
+      if constexpr (requires { value_type::fraction_bits; }) {
+        constexpr int fb = value_type::fraction_bits;
+        constexpr std::int64_t lim = std::int64_t{1} << (62 - fb);
+        const std::int64_t r = prev.raw();
+        const std::uint64_t ps = r < 0 ? ~std::uint64_t{0} : 0;
+        const std::uint64_t kept = (mul_unit_raw((static_cast<std::uint64_t>(r) ^ ps) - ps,
+                                                 static_cast<std::uint64_t>(keep_.raw())) ^
+                                    ps) -
+                                   ps;
+        std::int64_t added = 0;
+        if (d > -lim && d < lim) {
+          const std::uint64_t ds = d < 0 ? ~std::uint64_t{0} : 0;
+          const std::uint64_t mag = (static_cast<std::uint64_t>(d) ^ ds) - ds;
+          const std::uint64_t q = ((mag << fb) + 500) / 1000;  // |us_of(d)|
+          added = static_cast<std::int64_t>(
+              (mul_unit_raw(q, static_cast<std::uint64_t>(alpha_.raw())) ^ ds) - ds);
+        } else {
+          added = mul_unit(us_of(d), alpha_).raw();
+        }
+        std::int64_t sum = 0;  // operator+ on the two (each within +-raw_max)
+        if (__builtin_add_overflow(static_cast<std::int64_t>(kept), added, &sum))
+          return static_cast<std::int64_t>(kept) > 0 ? value_type::max() : value_type::lowest();
+        return value_type::from_raw(sum);
+      } else {
+        return mul_unit(prev, keep_) + mul_unit(us_of(d), alpha_);
+      }
+    }
+
+    // Lines 6 and 12: clamp_num(rate + mul_unit(n_delta, f), min_, line_) for n_delta >= 0 and
+    // f in [0, 1]. Fixed point, the same value: rate in [min_, line_] (>= 0) and the product in
+    // [0, n_delta] add as unsigned below 2^64 without wrapping; operator+'s saturation at raw_max
+    // >= line_ and the clamp then give min(max(sum, min_), line_) (min_ <= line_, configure()).
+    [[nodiscard, gnu::always_inline]] constexpr value_type raised(value_type rate,
+                                                                  value_type n_delta,
+                                                                  value_type f) const noexcept {
+      if constexpr (requires { value_type::fraction_bits; }) {
+        const std::uint64_t sum = static_cast<std::uint64_t>(rate.raw()) +
+                                  mul_unit_raw(static_cast<std::uint64_t>(n_delta.raw()),
+                                               static_cast<std::uint64_t>(f.raw()));
+        const auto hi = static_cast<std::uint64_t>(line_.raw());
+        const auto lo = static_cast<std::uint64_t>(min_.raw());
+        const std::uint64_t v = sum < hi ? sum : hi;
+        return in_range(static_cast<std::int64_t>(v < lo ? lo : v));  // in [min_, line_]
+      } else {
+        return clamp_num(rate + mul_unit(n_delta, f), min_, line_);
+      }
+    }
+
+    // Lines 9 and 14: clamp_num(mul_unit(rate, clamp_num(1 - mul_unit(cut, f), 0, 1)), min_,
+    // line_) for cut >= 0 and f in [0, 1]. Fixed point, the same value: cut f in [0, cut], so 1 -
+    // cut f is at most 1 and cannot overflow (the clamp keeps only its floor, 0); rate >= 0 times
+    // the factor is mul_unit_raw.
+    [[nodiscard, gnu::always_inline]] constexpr value_type lowered(value_type rate, value_type cut,
+                                                                   value_type f) const noexcept {
+      if constexpr (requires { value_type::fraction_bits; }) {
+        constexpr auto one = static_cast<std::uint64_t>(value_type::raw_one);
+        const std::uint64_t x = mul_unit_raw(static_cast<std::uint64_t>(cut.raw()),
+                                             static_cast<std::uint64_t>(f.raw()));
+        const std::uint64_t v =
+            mul_unit_raw(static_cast<std::uint64_t>(rate.raw()), x < one ? one - x : 0);
+        const auto hi = static_cast<std::uint64_t>(line_.raw());
+        const auto lo = static_cast<std::uint64_t>(min_.raw());
+        const std::uint64_t c = v < hi ? v : hi;
+        return in_range(static_cast<std::int64_t>(c < lo ? lo : c));  // in [min_, line_]
+      } else {
+        const value_type zero = num<value_type>(0), one = num<value_type>(1);
+        return clamp_num(mul_unit(rate, clamp_num(one - mul_unit(cut, f), zero, one)), min_, line_);
+      }
+    }
+
+    // Line 14's cut, beta normalized_gradient = mul_unit(gradient_of(d), beta_), for d =
+    // rtt_diff > 0. Fixed point, the same value: gradient_of's 64-bit path without its sign
+    // handling (d > 0), then mul_unit_raw (the gradient is >= 0).
+    [[nodiscard, gnu::always_inline]] constexpr value_type gradient_cut(
+        value_type d) const noexcept {
+      if constexpr (requires { d.raw(); }) {
+        constexpr int fb = value_type::fraction_bits;
+        constexpr std::int64_t lim = std::int64_t{1} << (62 - fb);
+        const std::int64_t r = d.raw();
+        const std::uint64_t g = gradient_div_.divisor() != 0 && r < lim
+                                    ? gradient_div_.div_nearest(static_cast<std::uint64_t>(r) << fb)
+                                    : static_cast<std::uint64_t>(gradient_of(d).raw());
+        // At most g <= raw_max (beta <= 1).
+        return in_range(
+            static_cast<std::int64_t>(mul_unit_raw(g, static_cast<std::uint64_t>(beta_.raw()))));
+      } else {
+        return mul_unit(gradient_of(d), beta_);
+      }
+    }
+
     // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
     // Always inlined: g++ kept the q32 instantiation out of line (double's it inlines), and the
     // call, six saved registers and the state reloaded around it cost about a tenth of a q32
     // completion (callgrind).
     [[gnu::always_inline]] constexpr void update(flow_state& st, timestamp now, duration rtt,
                                                  bool may_increase) const noexcept {
-      const value_type zero = num<value_type>(0), one = num<value_type>(1);
+      const value_type zero = num<value_type>(0);
       // Lines 1-2: new_rtt_diff = new_rtt - prev_rtt (0 for the first sample); prev_rtt = new_rtt.
       // Both are in (0, 2^63), so the difference cannot overflow.
       const std::int64_t diff_ns =
@@ -768,7 +890,7 @@ class basic_timely {
       // last value instead, the same rule in both policies. With alpha = 1 the filter is the last
       // difference and a zero difference is exactly 0 (decays_ is false).
       const value_type prev_diff = st.rtt_diff;
-      st.rtt_diff = mul_unit(prev_diff, keep_) + mul_unit(us_of(diff_ns), alpha_);
+      st.rtt_diff = ewma(prev_diff, diff_ns);
       if (diff_ns == 0 && st.rtt_diff == zero && decays_) st.rtt_diff = prev_diff;
       // Line 4: normalized_gradient = rtt_diff / minRTT. Its sign is rtt_diff's (minRTT > 0), so
       // the branches below test rtt_diff itself: the quotient would round a small rtt_diff to 0
@@ -784,32 +906,31 @@ class basic_timely {
       const value_type f = scale(st, now);
       if ((st.flags & have_last) == 0 || now > st.last) st.last = now;
       st.flags = static_cast<std::uint8_t>((st.flags | have_last) & ~held);
-      const auto increase = [&](value_type n_delta) {
-        if (may_increase) {
-          st.rate = clamp_num(st.rate + mul_unit(n_delta, f), min_, line_);
-        } else {
-          st.flags |= held;
-        }
-      };
-      // Every product below has a factor in [0, 1] (f, beta, the decrease factor): mul_unit,
-      // operator*'s value without its overflow and saturation handling.
-      const auto decrease = [&](value_type cut) {  // rate *= 1 - f cut, the factor in [0, 1]
-        st.rate =
-            clamp_num(mul_unit(st.rate, clamp_num(one - mul_unit(cut, f), zero, one)), min_, line_);
-      };
+      // The line's step: N delta to add (lines 6 and 12) or a cut to apply (lines 9 and 14); one
+      // rate update below, each helper inlined once.
+      value_type step = delta_;
+      bool up = true;
       if (rtt < params_.t_low) {  // lines 5-7: rate += delta
         st.action = timely_action::increase_low;
-        increase(delta_);
       } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
         st.action = timely_action::decrease_high;
-        decrease(mul_unit(high_excess(rtt), beta_));
+        step = mul_unit(high_excess(rtt), beta_);
+        up = false;
       } else if (st.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
         const bool in_hai = st.neg >= params_.hai_threshold;
         st.action = in_hai ? timely_action::increase_hai : timely_action::increase;
-        increase(in_hai ? hai_delta_ : delta_);
+        if (in_hai) step = hai_delta_;
       } else {  // lines 13-14: rate *= 1 - beta normalized_gradient
         st.action = timely_action::decrease_gradient;
-        decrease(mul_unit(gradient_of(st.rtt_diff), beta_));
+        step = gradient_cut(st.rtt_diff);
+        up = false;
+      }
+      if (!up) {
+        st.rate = lowered(st.rate, step, f);  // rate *= 1 - f cut, the factor clamped to [0, 1]
+      } else if (may_increase) {
+        st.rate = raised(st.rate, step, f);  // clamp(rate + N delta f, min_rate, line_rate)
+      } else {
+        st.flags |= held;
       }
     }
 
