@@ -517,4 +517,53 @@ RC_GTEST_PROP(IntUtilisation, SampleChoosesTheHopTheKeysChoose, ()) {
   RC_ASSERT(est.value() == best_u);
 }
 
+// A hop's path-change test in the estimator (detail::int_hop_key_is) is its record's key_of(h) ==
+// key: through powertcp_rate_is for records keyed in whole Mbps, for any rate and stored key
+// (the same, one off, saturated, any), and through the wire format's rate code otherwise.
+RC_GTEST_PROP(IntUtilisation, HopKeyTestEqualsKeyComparison, ()) {
+  using rec =
+      netcc::detail::powertcp_hop_record<netcc::wrapping_clock<64>, netcc::wrapping_counter<64>>;
+  using wire_rec = netcc::detail::int_wire_record<netcc::hpcc_int_format>;
+  const std::int64_t bps = *rc::gen::oneOf(
+      rc::gen::arbitrary<std::int64_t>(), rc::gen::inRange<std::int64_t>(-2'000'000, 2'000'000),
+      rc::gen::map(rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 42),
+                   [](std::int64_t m) { return m * 1'000'000 + (m % 3) - 1; }),
+      rc::gen::element<std::int64_t>(25'000'000'000, 100'000'000'000, 400'000'000'000));
+  const netcc::int_hop h{
+      .ts = 0, .qlen = netcc::bytes{0}, .tx_bytes = 0, .link_rate = netcc::bit_rate{bps}};
+  const std::uint32_t k = rec::key_of(h);
+  const std::uint32_t key = *rc::gen::element<std::uint32_t>(
+      std::uint32_t{k}, k + 1U, k - 1U, 0U, 0xFFFF'FFFFU, *rc::gen::arbitrary<std::uint32_t>());
+  RC_ASSERT(netcc::detail::int_hop_key_is<rec>(h, key) == (k == key));
+  const std::uint64_t wk = wire_rec::key_of(h);
+  const std::uint64_t wkey =
+      *rc::gen::element<std::uint64_t>(std::uint64_t{wk}, wk + 1U, std::uint64_t{0});
+  RC_ASSERT(netcc::detail::int_hop_key_is<wire_rec>(h, wkey) == (wk == wkey));
+}
+
+// Eq. 4 / line 14 in q32 (detail::mimd_window) takes one 128/64-bit division: the same window
+// bit for bit as the policy's quotient W^c eta / U (operator/), for any W^c and U, configured
+// eta, max_cwnd and W_AI, the division taken where U max_cwnd rounds above W^c eta.
+RC_GTEST_PROP(Hpcc, MimdWindowEqualsTheQuotientFormQ32, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  netcc::hpcc_params p = base_params();
+  p.eta = *rc::gen::element(0.95, 0.5, 1.0, 1e-6, 0.999999);
+  p.max_cwnd = netcc::bytes{*rc::gen::element<std::int64_t>(0, 1500, 125'000, 0x7FFF'FFFF)};
+  p.w_ai = netcc::bytes{*rc::gen::element<std::int64_t>(0, 1, 625)};
+  const auto c = netcc::detail::make_int_window_config<q>(p, netcc::hpcc_params{});
+  const auto raw = [](std::int64_t hi) {
+    return q::from_raw(*rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, hi),
+                                       rc::gen::inRange<std::int64_t>(0, 1 << 20),
+                                       rc::gen::just(hi)));
+  };
+  const q wc = raw(c.max_cwnd.raw());
+  const q u =
+      *rc::gen::oneOf(rc::gen::just(raw(std::int64_t{1} << 40)),
+                      rc::gen::just(raw(std::int64_t{1} << 62)), rc::gen::just(q::from_raw(0)));
+  const q wc_eta = netcc::mul_nonneg(wc, c.eta);
+  const q mi = netcc::mul_nonneg(u, c.max_cwnd) > wc_eta ? wc_eta / u : c.max_cwnd;
+  RC_ASSERT(netcc::detail::mimd_window(wc, u, c) ==
+            netcc::clamp_num(mi + c.w_ai, c.min_cwnd, c.max_cwnd));
+}
+
 }  // namespace netcc_tests::control_hpcc

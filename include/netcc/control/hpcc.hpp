@@ -211,9 +211,13 @@ template <Number T>
                     T::from_raw(std::int64_t{});
                   }) {
       if (wc_eta.raw() >= 0 && u.raw() > 0) {
-        const auto d = static_cast<u128>(u.raw());
-        const u128 q = udiv((static_cast<u128>(wc_eta.raw()) << T::fraction_bits) + d / 2, d);
-        const auto lim = static_cast<u128>(T::raw_max);
+        // One 128/64-bit division: with W = wc_eta, U = u, M = max_cwnd (raw, all >= 0), the
+        // test above, round(U M 2^-F) > W (saturated or not), gives U M > W 2^F, so the
+        // dividend W 2^F + U / 2 is below U (M + 1) <= U 2^63: the quotient fits 64 bits.
+        const auto d = static_cast<std::uint64_t>(u.raw());
+        const std::uint64_t q =
+            udiv_128_64((static_cast<u128>(wc_eta.raw()) << T::fraction_bits) + d / 2, d);
+        const auto lim = static_cast<std::uint64_t>(T::raw_max);
         mi = T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
       } else {
         mi = wc_eta / u;

@@ -55,6 +55,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "netcc/control/detail/powertcp_hops.hpp"
 #include "netcc/core/arith.hpp"
@@ -120,6 +121,23 @@ template <Number T>
   const auto hi = static_cast<std::uint64_t>(v >> 64);
   return hi != 0 ? 64 + static_cast<int>(std::bit_width(hi))
                  : static_cast<int>(std::bit_width(static_cast<std::uint64_t>(v)));
+}
+
+/// powertcp_qlen32(q) with one comparison for a queue in [0, 2^32 - 1) bytes.
+[[nodiscard]] constexpr std::uint32_t powertcp_qlen32_fast(bytes q) noexcept {
+  if (static_cast<std::uint64_t>(q.count()) < 0xFFFF'FFFFU)
+    return static_cast<std::uint32_t>(q.count());
+  return powertcp_qlen32(q);
+}
+
+/// powertcp_rate32(b) == rate, the path-change test of a hop (PowerTCP, HPCC, FastTune): true
+/// at once when b lies in [rate, rate + 1) Mbps (one multiplication and a comparison, the case
+/// of an unchanged path: every such b reads as `rate` in whole Mbps, saturated or not), else
+/// decided by powertcp_rate32 itself (a changed rate, or one below 1 Mbps).
+[[nodiscard]] constexpr bool powertcp_rate_is(bit_rate b, std::uint32_t rate) noexcept {
+  if (static_cast<std::uint64_t>(b.bps()) - std::uint64_t{rate} * 1'000'000U < 1'000'000U)
+    return true;
+  return powertcp_rate32(b) == rate;
 }
 
 /// HPCC Algorithm 1 lines 5-6 / FastTune Eq. 1 for one hop (bytes, ns, bps):
@@ -279,15 +297,22 @@ struct int_util_scale {
       if (k.exact) {
         u128 n = u128{k.n} * 8'000'000'000U;
         u128 d = u128{k.e} * t;
-        const int wn = int_util_width128(n), wd = int_util_width128(d);
-        const int sh = (wn > wd ? wn : wd) - 63;
-        if (sh > 0) {
+        // Both below 2^63 (the common case, tested on their 64-bit halves): no shift.
+        const auto hi = static_cast<std::uint64_t>(n >> 64) | static_cast<std::uint64_t>(d >> 64);
+        if ((hi | ((static_cast<std::uint64_t>(n) | static_cast<std::uint64_t>(d)) >> 63)) != 0) {
+          const int wn = int_util_width128(n), wd = int_util_width128(d);
+          const int sh = (wn > wd ? wn : wd) - 63;
           n >>= sh;
           d >>= sh;
         }
         if (d == 0) return n > 0 ? umax : num<T>(0);
-        const u128 q = udiv((n << T::fraction_bits) + d / 2, d);
-        const u128 lim = static_cast<u128>(T::raw_max);
+        // d < 2^63: one 128/64-bit division when the quotient fits 64 bits; a larger one is
+        // above raw_max, so u saturates there and the clamp gives umax (<= raw_max).
+        const u128 x = (n << T::fraction_bits) + d / 2;
+        const auto d64 = static_cast<std::uint64_t>(d);
+        if (static_cast<std::uint64_t>(x >> 64) >= d64) return umax;
+        const std::uint64_t q = udiv_128_64(x, d64);
+        const auto lim = static_cast<std::uint64_t>(T::raw_max);
         const T u = T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
         return u > umax ? umax : u;
       }
@@ -335,6 +360,19 @@ struct int_wire_record {
 };
 static_assert(sizeof(int_wire_record<hpcc_int_format>) == 8);
 
+/// Record::key_of(h) == key, a hop's path-change test: for records keyed by the rate in whole
+/// Mbps (netcc::detail::powertcp_hop_record), powertcp_rate_is (one multiplication and a
+/// comparison while the rate is unchanged); for other records, their key_of.
+template <class Record>
+[[nodiscard]] constexpr bool int_hop_key_is(
+    const int_hop& h, decltype(std::declval<const Record&>().key()) key) noexcept {
+  if constexpr (std::is_same_v<decltype(Record::key_of(h)), std::uint32_t>) {
+    return powertcp_rate_is(h.link_rate, key);
+  } else {
+    return Record::key_of(h) == key;
+  }
+}
+
 /// MeasureInflight over a flow's records (netcc::int_utilisation::sample, and the compact
 /// controllers' wire-width records): one pass over the hops; the records, the hop count, U and
 /// whether U holds a sample are the caller's (by reference). Fixed point: the most congested
@@ -369,25 +407,29 @@ constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
   utilisation_sample<T> best;
   [[maybe_unused]] int_util_key key{};         // fixed point: the chosen hop's inputs
   [[maybe_unused]] std::uint8_t best_sat = 0;  // its clamp test: 0 not yet run, 1 below, 2 at
-  [[maybe_unused]] const int_util_scale scale{t};
+  // T for the exact keys (int_util_scale's t; keys are exact only for 0 < T < 2^34), without
+  // the scale's T 2^30, which only a later larger hop needs.
+  [[maybe_unused]] const std::uint64_t ut =
+      t.count() > 0 ? static_cast<std::uint64_t>(t.count()) : 0;
+  [[maybe_unused]] const bool t_exact = ut - 1 < (std::uint64_t{1} << 34) - 1;
   [[maybe_unused]] int_util_key_double dkey{0, 0, 0, false, 0, 0, {}};
   if constexpr (std::is_same_v<T, double>) dkey.sat_scale = umax * static_cast<double>(t.count());
   for (std::size_t i = 0; i < n; ++i) {
     const int_hop& h = ft::hop(e, i);
     Record& r = rec[i];
-    const auto rate = Record::key_of(h);
-    const std::uint32_t q = powertcp_qlen32(h.qlen);
-    if (i < keep && r.key() != rate) {  // a link rate changed: a path change from hop i on
-      if constexpr (Path == int_path::whole) {
-        for (std::size_t j = 0; j < n; ++j) rec[j].store(ft::hop(e, j));  // forget the path
-        count_out = static_cast<std::uint8_t>(n);
-        return {};
-      } else {
-        keep = i;  // the hops before i are the same; from i on, a new path
+    const auto rate = r.key();  // h's key while the hop is the same (int_hop_key_is)
+    const std::uint32_t q = powertcp_qlen32_fast(h.qlen);
+    if (i >= keep || !int_hop_key_is<Record>(h, rate)) {  // a new hop, or a changed rate
+      if (i < keep) {  // a link rate changed: a path change from hop i on
+        if constexpr (Path == int_path::whole) {
+          for (std::size_t j = 0; j < n; ++j) rec[j].store(ft::hop(e, j));  // forget the path
+          count_out = static_cast<std::uint8_t>(n);
+          return {};
+        } else {
+          keep = i;  // the hops before i are the same; from i on, a new path
+        }
       }
-    }
-    if (i >= keep) {  // first sight of this hop (or of this path): store, no sample
-      r.store_raw(h, q, rate);
+      r.store_raw(h, q, Record::key_of(h));  // first sight of this hop (or path): no sample
       continue;
     }
     const duration dt = Clock::diff(h.ts, r.ts());  // ack.L[i].ts - L[i].ts
@@ -422,14 +464,14 @@ constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
       const auto udtx = static_cast<std::uint64_t>(dtx < 0 ? 0 : dtx);
       std::uint64_t qn = 0, tn = 0, kn = 0, ke = 0;
       const bool exact =
-          scale.t_sat != 0 && !__builtin_mul_overflow(std::uint64_t{qmin}, udt, &qn) &&
-          !__builtin_mul_overflow(udtx, scale.t, &tn) && !__builtin_add_overflow(qn, tn, &kn) &&
+          t_exact && !__builtin_mul_overflow(std::uint64_t{qmin}, udt, &qn) &&
+          !__builtin_mul_overflow(udtx, ut, &tn) && !__builtin_add_overflow(qn, tn, &kn) &&
           !__builtin_mul_overflow(static_cast<std::uint64_t>(h.link_rate.bps()), udt, &ke);
       if (exact && (!best.valid || key.exact)) {
         bool take = !best.valid;
         if (!take && u128{kn} * key.e > u128{key.n} * ke) {  // u'_k > u'_best, unclamped
           if (best_sat == 0)
-            best_sat = u128{key.n} * 8'000'000'000U >= u128{key.e} * scale.t_sat ? 2 : 1;
+            best_sat = u128{key.n} * 8'000'000'000U >= u128{key.e} * (ut << 30) ? 2 : 1;
           take = best_sat == 1;  // lines 7-8: a best at the clamp is not exceeded
         }
         if (take) {
@@ -441,6 +483,7 @@ constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
           best_sat = 0;
         }
       } else {
+        const int_util_scale scale{t};
         const int_util_key k = scale.key(static_cast<std::int64_t>(udtx), dt, qmin, h.link_rate);
         if (!best.valid || scale.above(k, key, best.u, t, umax)) {  // lines 7-8
           best.valid = true;
@@ -455,7 +498,7 @@ constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
   if constexpr (std::is_same_v<T, double>) {
     if (best.valid) best.u = hop_utilisation<T>(dkey.dtx, best.tau, dkey.qmin, dkey.b, t, umax);
   } else {
-    if (best.valid && key.exact) best.u = scale.template utilisation<T>(key, t, umax);
+    if (best.valid && key.exact) best.u = int_util_scale{t}.template utilisation<T>(key, t, umax);
   }
   if constexpr (Path == int_path::whole) {
     count = static_cast<std::uint8_t>(n);

@@ -267,23 +267,6 @@ template <Number T>
   return a / b;
 }
 
-/// powertcp_qlen32(q) with one comparison for a queue in [0, 2^32 - 1) bytes.
-[[nodiscard]] constexpr std::uint32_t powertcp_qlen32_fast(bytes q) noexcept {
-  if (static_cast<std::uint64_t>(q.count()) < 0xFFFF'FFFFU)
-    return static_cast<std::uint32_t>(q.count());
-  return powertcp_qlen32(q);
-}
-
-/// powertcp_rate32(b) == rate, the path-change test of a hop: true at once when b lies in
-/// [rate, rate + 1) Mbps (one multiplication and a comparison, the case of an unchanged path:
-/// every such b reads as `rate` in whole Mbps, saturated or not), else decided by
-/// powertcp_rate32 itself (a changed rate, or one below 1 Mbps).
-[[nodiscard]] constexpr bool powertcp_rate_is(bit_rate b, std::uint32_t rate) noexcept {
-  if (static_cast<std::uint64_t>(b.bps()) - std::uint64_t{rate} * 1'000'000U < 1'000'000U)
-    return true;
-  return powertcp_rate32(b) == rate;
-}
-
 /// ratio<T>(n, d) for d > 0, the same value bit for bit: fixed point with |n| < 2^(63 - F)
 /// (theta-PowerTCP's RTT change in ns, below 2.1 s in q32) divides |n| 2^F + d / 2 by d in
 /// one unsigned 64-bit division (both below 2^63 + 2^62) instead of ratio's 128-bit one, then
