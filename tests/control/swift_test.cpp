@@ -914,6 +914,27 @@ RC_GTEST_PROP(SwiftProperties, Q32FlowScalingWithinItsErrorBoundForAnyWindow, ()
   }
 }
 
+RC_GTEST_PROP(SwiftProperties, Q32FlowScalingTermIsTheOperatorForm, ()) {
+  // The q32 term on raw integers (fs_term_ns: the sum with beta_fs, the clamp to [0, fs_range]
+  // and the rounding without operator+'s and from_raw's tests) is the number type's
+  // swift_round(clamp(alpha / sqrt(c) + beta_fs, 0, fs_range)) bit for bit, for any valid curve
+  // and any window in the q32 range.
+  using q = netcc::fixed_point<31, 32>;
+  const netcc::swift_params p = gen_flow_scaling_params();
+  const swift_q32 cc{p};
+  const auto& w = cc.params();
+  const double alpha = netcc::detail::swift_fs_alpha(static_cast<double>(w.fs_range.count()),
+                                                     w.fs_min_cwnd, w.fs_max_cwnd);
+  const q a{alpha}, beta{-alpha / netcc::detail::swift_sqrt(w.fs_max_cwnd)};
+  const q range{static_cast<std::int64_t>(w.fs_range.count())};
+  const q c = std::clamp(cc.fabric_window(), q{w.fs_min_cwnd}, q{w.fs_max_cwnd});
+  const q scaled = q::from_raw(static_cast<std::int64_t>(netcc::detail::mul_rsqrt(
+      static_cast<std::uint64_t>(a.raw()), static_cast<std::uint64_t>(c.raw()), 32)));
+  const q term = std::clamp(scaled + beta, q{}, range);
+  const std::int64_t base = w.base_target.count() + w.hops * w.per_hop.count();
+  RC_ASSERT(cc.fabric_target().count() - base == (term.raw() + (q::raw_one >> 1)) >> 32);
+}
+
 namespace {
 
 // One flow run through a shared config and an external flow_state, as a caller holding many
@@ -1138,6 +1159,30 @@ RC_GTEST_PROP(SwiftProp, Q32NumAckedIsTheExactQuotient, ()) {
   RC_ASSERT(cc.last_branch() == netcc::swift_branch::increase);
   const q expect = w0 + q{1} * netcc::ratio<q>(acked, mss);
   const q cap{1'000'000};  // max_cwnd
+  RC_ASSERT(cc.fabric_window() == (expect < cap ? expect : cap));
+}
+
+RC_GTEST_PROP(SwiftProp, Q32AdditiveIncreaseIsTheExactQuotient, ()) {
+  // At cwnd >= 1 an ACK under target adds (ai num_acked) / cwnd in q32 by one hardware
+  // division: operator/'s value (the fixed-point quotient rounded to nearest) bit for bit, for
+  // any ai, window and acknowledged bytes (one MSS taking ai itself), saturation included.
+  using q = netcc::fixed_point<31, 32>;
+  const double ai = *rc::gen::element(1.0, 0.5, 2.0, 1e-6, 1048576.0, 0.3);
+  const double w0 = *rc::gen::oneOf(
+      rc::gen::element(1.0, 1e6, 1073741824.0),
+      rc::gen::map(rc::gen::inRange(0, 300), [](int k) { return std::exp2(k / 10.0); }));
+  const std::int64_t acked = *rc::gen::oneOf(rc::gen::just<std::int64_t>(1460),
+                                             rc::gen::inRange<std::int64_t>(1, 3 * 1460),
+                                             rc::gen::inRange<std::int64_t>(1, 1LL << 40));
+  swift_q32 cc{{.ai = ai, .max_cwnd = netcc::swift_window_limit, .init_cwnd = w0}};
+  const q w = cc.fabric_window();
+  cc.on_ack(netcc::ack_event{
+      .now = netcc::timestamp{1'000}, .acked = netcc::bytes{acked}, .rtt = netcc::duration{1'000}});
+  RC_ASSERT(cc.last_branch() == netcc::swift_branch::increase);
+  const q an = q{ai} * netcc::ratio<q>(acked, 1460);
+  const q inc = an < q::max() ? an / w : q{ai} / w * netcc::ratio<q>(acked, 1460);
+  const q cap = netcc::num_down<q>(netcc::swift_window_limit);
+  const q expect = w + inc;
   RC_ASSERT(cc.fabric_window() == (expect < cap ? expect : cap));
 }
 

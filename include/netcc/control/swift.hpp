@@ -766,10 +766,7 @@ class basic_swift {
         const value_type c = clamp_num(st.fcwnd, fs_min_, fs_max_);
         const std::uint64_t est = detail::mul_rsqrt_estimate(
             static_cast<std::uint64_t>(fs_alpha_.raw()), static_cast<std::uint64_t>(c.raw()), fb);
-        const value_type term =
-            clamp_num(value_type::from_raw(static_cast<std::int64_t>(est)) + fs_beta_, value_type{},
-                      fs_range_);
-        const std::int64_t t = detail::swift_round(term);                    // in [0, fs_range]
+        const std::int64_t t = fs_term_ns(est);                              // in [0, fs_range]
         const auto margin = static_cast<std::int64_t>(est >> (8 + fb)) + 4;  // < 2^24
         const std::int64_t lo = detail::swift_add(hop_part, t - margin);
         if (fabric.count() < lo) return lo;
@@ -789,22 +786,31 @@ class basic_swift {
       return detail::swift_add(hop_part, flow_scaling(st.fcwnd));
     }
 
+    // Fixed point: swift_round(clamp_num(from_raw(scaled) + fs_beta_, 0, fs_range_)) for a raw
+    // alpha / sqrt(c) `scaled` below 2^63, on raw integers: from_raw(scaled) is scaled, and
+    // scaled + beta_fs (beta_fs <= 0) neither overflows nor passes -raw_max, so operator+ and
+    // from_raw add nothing to the plain sum; the same value without their tests.
+    [[nodiscard]] constexpr std::int64_t fs_term_ns(std::uint64_t scaled) const noexcept {
+      constexpr int fb = value_type::fraction_bits;
+      std::int64_t r = static_cast<std::int64_t>(scaled) + fs_beta_.raw();
+      r = r < 0 ? 0 : (r > fs_range_.raw() ? fs_range_.raw() : r);
+      return (r + (value_type::raw_one >> 1)) >> fb;
+    }
+
     // §3.5 flow-based scaling, in ns, rounded to nearest: max(0, min(alpha / sqrt(c) + beta_fs,
     // fs_range)) with c = fcwnd clamped to [fs_min_cwnd, fs_max_cwnd] (file comment).
     [[nodiscard]] constexpr std::int64_t flow_scaling(value_type fcwnd) const noexcept {
       const value_type c = clamp_num(fcwnd, fs_min_, fs_max_);
-      value_type scaled{};  // alpha / sqrt(c)
       if constexpr (detail::swift_is_fixed<value_type>::value) {
         // alpha / sqrt(c) in integers, no square root or division: table seed and two Newton
         // steps for 1/sqrt(c) (netcc/core/rsqrt.hpp), relative error below 2^-36 (file comment).
-        scaled = value_type::from_raw(static_cast<std::int64_t>(
-            detail::mul_rsqrt(static_cast<std::uint64_t>(fs_alpha_.raw()),
-                              static_cast<std::uint64_t>(c.raw()), value_type::fraction_bits)));
+        return fs_term_ns(detail::mul_rsqrt(static_cast<std::uint64_t>(fs_alpha_.raw()),
+                                            static_cast<std::uint64_t>(c.raw()),
+                                            value_type::fraction_bits));
       } else {
-        scaled = fs_alpha_ / detail::swift_sqrt_num(c);  // sqrt(c) >= sqrt(fs_min_cwnd) > 0
+        const value_type scaled = fs_alpha_ / detail::swift_sqrt_num(c);  // sqrt(c) > 0
+        return detail::swift_round(clamp_num(scaled + fs_beta_, value_type{}, fs_range_));
       }
-      const value_type term = clamp_num(scaled + fs_beta_, value_type{}, fs_range_);
-      return detail::swift_round(term);
     }
 
     // num_acked in packets: acked bytes / MSS (one packet for an event without acked bytes).
