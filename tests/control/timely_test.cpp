@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -1061,6 +1062,28 @@ RC_GTEST_PROP(TimelyProp, Q32RawProductsAreTheOperatorFormsBitForBit, ()) {
     RC_ASSERT(st.rtt_diff.raw() == rd.raw());
     RC_ASSERT(st.rate.raw() == rate.raw());
   }
+}
+
+RC_GTEST_PROP(TimelyProp, Q32MbpsIsTheExactQuotient, ()) {
+  // Rates to q32 Mbps (a 64-bit division by the constant 31250 below 2^36 bps, else a 128-bit
+  // reciprocal): the initial rate is ratio(bps, 1e6) clamped into [min_rate, line_rate], for
+  // any line rate up to 2 Pbps and any initial rate below it.
+  using q = netcc::fixed_point<31, 32>;
+  const std::int64_t line = *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(10'000'000, 1LL << 37),
+      rc::gen::inRange<std::int64_t>(10'000'000, netcc::timely_max_line_rate.bps() + 1));
+  const std::int64_t init =
+      *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, line + 1),
+                      rc::gen::element(std::int64_t{line}, std::int64_t{(1LL << 36) - 1},
+                                       std::int64_t{1LL << 36}, std::int64_t{(1LL << 36) + 1}));
+  if (init > line) return;
+  const netcc::timely_params p{.line_rate = netcc::bit_rate{line},
+                               .min_rate = netcc::bit_rate{1},
+                               .initial_rate = netcc::bit_rate{init}};
+  const q32_timely cc{p};
+  q lo = netcc::ratio_up<q>(1, 1'000'000), hi = netcc::ratio_down<q>(line, 1'000'000);
+  if (hi < lo) hi = lo;
+  RC_ASSERT(cc.rate_mbps() == std::clamp(netcc::ratio<q>(init, 1'000'000), lo, hi));
 }
 
 TEST(Timely, StateSizes) {

@@ -535,7 +535,20 @@ class basic_timely {
     // One Mbps in bps: rates to the policy's Mbps through a reciprocal (the same value as
     // ratio(bps, 1e6), without a 128-bit division).
     static constexpr detail::invariant_divisor per_mbps{1'000'000};
+    // Fixed point with F >= 6 fraction bits and 0 <= bps < 2^(68-F) (q32: 68.7 Gbps): 1e6 = 2^6
+    // 15625, so (bps 2^F + 500000) / 1e6 = (bps 2^(F-5) + 15625) / 31250 exactly, below 2^63:
+    // its floor, ratio's rounding to nearest, by a 64-bit division by a constant (a
+    // multiplication) instead of per_mbps's 128-bit reciprocal.
     static constexpr value_type mbps(bit_rate r) noexcept {
+      if constexpr (requires { value_type::fraction_bits; }) {
+        constexpr int fb = value_type::fraction_bits;
+        if constexpr (fb >= 6 && fb < 63) {
+          const std::int64_t b = r.bps();
+          if (b >= 0 && b < (std::int64_t{1} << (68 - fb)))
+            return in_range(static_cast<std::int64_t>(
+                ((static_cast<std::uint64_t>(b) << (fb - 5)) + 15'625) / 31'250));
+        }
+      }
       return ratio_by<value_type>(r.bps(), per_mbps);
     }
     // The send meter's rate of a window, bytes{n} / elapsed: one division per window of at
@@ -695,7 +708,7 @@ class basic_timely {
     [[nodiscard]] constexpr bool rate_allows(const flow_state& st,
                                              bit_rate send_rate) const noexcept {
       if (app_limit_ == num<value_type>(0)) return true;
-      return mbps(send_rate) > app_limit_ * st.rate;
+      return mbps(send_rate) > app_share(st.rate);
     }
 
     // §5 with the on_send meter: the open window if it already spans the meter window, else the
@@ -707,7 +720,18 @@ class basic_timely {
         if (elapsed >= window_) return rate_allows(st, rate_of(st.meter_bytes, elapsed));
       }
       if ((st.flags & sent_known) == 0) return true;
-      return st.sent > app_limit_ * st.rate;
+      return st.sent > app_share(st.rate);
+    }
+
+    // app_limit rate (§5), operator*'s value: fixed point multiplies the raw rate (>= 0) by
+    // app_limit in [0, 1] without operator*'s sign and overflow handling (mul_unit_raw).
+    [[nodiscard]] constexpr value_type app_share(value_type rate) const noexcept {
+      if constexpr (requires { value_type::fraction_bits; }) {
+        return in_range(static_cast<std::int64_t>(mul_unit_raw(
+            static_cast<std::uint64_t>(rate.raw()), static_cast<std::uint64_t>(app_limit_.raw()))));
+      } else {
+        return app_limit_ * rate;
+      }
     }
 
     // §5 scale of this completion's update: min(1, (now - t_prev) / minRTT); 1 for the first
