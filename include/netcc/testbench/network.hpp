@@ -298,6 +298,7 @@ class network {
     fl.size = f.size;
     fl.stop = f.stop;
     fl.cc = std::move(f.cc);
+    if (fl.cc) fl.cc_sends = fl.cc->consumes_send();
     fl.stats.start = f.start;
     fl.stats.size = f.size;
     fl.writes = std::move(f.writes);
@@ -444,10 +445,13 @@ class network {
       now_ = timestamp{e.t};
       cur_order_ = e.order_kind;
       ++events_;
-      // Prefetch in two stages: an event a few places ahead loads its packet or port, the next
-      // event follows them to its egress port, INT records and queue head.
-      if (const event* far = queue_.ahead(prefetch_distance - 1); far != nullptr) prefetch(*far);
-      if (const event* next = queue_.peek(); next != nullptr) prefetch_next(*next);
+      // Prefetch in three stages, each following what the one before loaded: an event
+      // prefetch_far places ahead loads its packet or port, one prefetch_mid places ahead its
+      // egress port, flow, INT records or next packet, and the next event what those lead to
+      // (the slot of the egress queue, the sender's controller).
+      if (const event* far = queue_.ahead(prefetch_far - 1); far != nullptr) prefetch(*far);
+      if (const event* mid = queue_.ahead(prefetch_mid - 1); mid != nullptr) prefetch_next(*mid);
+      if (const event* next = queue_.peek(); next != nullptr) prefetch_last(*next);
       dispatch(e);
       if ((events_ & 0xFFFF) == 0) {
         if (cfg_.memory_limit != 0 && memory_bytes() > cfg_.memory_limit) {
@@ -879,6 +883,10 @@ class network {
       return v;
     }
     [[nodiscard]] std::uint32_t front(std::size_t q) const noexcept { return buf_[q][head_[q]]; }
+    // Where push(q, .) will write (null if it must grow first): a hint for prefetching.
+    [[nodiscard]] const std::uint32_t* tail(std::size_t q) const noexcept {
+      return n_[q] == cap_[q] ? nullptr : &buf_[q][(head_[q] + n_[q]) & (cap_[q] - 1)];
+    }
 
    private:
     void grow(std::size_t q) {
@@ -986,14 +994,27 @@ class network {
     std::uint32_t port_at_edge = 0;
     std::uint32_t edge_index = no_route;
   };
-  struct flow_state {
-    node_id src = 0, dst = 0;
-    bytes size{};
-    timestamp stop = timestamp::max();
-    std::unique_ptr<sender_cc> cc;
-    bool from_factory = false;  // cc built at start by factory_, released at completion
+  // A flow: its first line holds what the scheduler reads of each active flow of a host
+  // (kick_host), the controller's outputs among them, so that looking at a flow that does not
+  // send touches one line and not its controller.
+  struct alignas(64) flow_state {
     bool active = false;
-    sequence snd_nxt = 0, snd_una = 0, high_sent = 0;
+    bool from_factory = false;  // cc built at start by factory_, released at completion
+    bool rto_pending = false;
+    bool cc_sends = true;  // the controller consumes sends (sender_cc::consumes_send)
+    node_id src = 0;
+    bytes size{};
+    sequence snd_nxt = 0, snd_una = 0;
+    // The controller's window and pacing rate as of its last event (they change only when it
+    // handles one: cc_changed()), and when the flow may send next (next_send(), kept as the
+    // rate or the last packet change).
+    bytes cwnd{};
+    bit_rate rate{};
+    timestamp next_at{};
+    std::unique_ptr<sender_cc> cc;
+    timestamp stop = timestamp::max();
+    node_id dst = 0;
+    sequence high_sent = 0;
     sequence rcv_nxt = 0;
     // Pacing: the last packet left at pace_base and was pace_size long; the next may leave at
     // pace_base + pace_size / (the controller's rate now). The gap is re-timed whenever the rate
@@ -1003,7 +1024,6 @@ class network {
     timestamp pace_base{};
     bytes pace_size{};
     timestamp rto_deadline = timestamp::max();
-    bool rto_pending = false;
     dcqcn_np_flow_state np{};  // receiver's DCQCN notification point
     std::vector<std::pair<timestamp, bytes>> writes{};
     std::uint32_t tick_gen = 0;  // ticks of an earlier active period are ignored
@@ -1262,16 +1282,16 @@ class network {
       __builtin_prefetch(&hot_[e.a].ports[e.b]);
     }
   }
-  // The second stage, for the next event (its packet or port loaded by the first): an arrival
-  // at a switch loads its egress port and, for INT, the line of the record it will push (its
-  // other records wait for the ACK); at a host, its flow and, for an ACK, the records it hands
-  // to the controller. A finished transmission loads the packet it sends next.
+  // The second stage, prefetch_mid events ahead (its packet or port loaded by the first): an
+  // arrival at a switch loads its egress port and, for INT, the line of the record it will push
+  // (its other records wait for the ACK); at a host, its flow and, for an ACK, the records it
+  // hands to the controller. A finished transmission loads the packet it sends next.
   void prefetch_next(const event& e) const noexcept {
     if (e.kind() == ev::arrive) {
       const packet& pk = pool_[e.b];
       const std::uint8_t flags = hot_[e.a].flags;
       if ((flags & f_host) != 0) {
-        __builtin_prefetch(&flows_[pk.flow]);
+        __builtin_prefetch(&flows_[pk.flow]);  // its first line: what the sender reads
         if (pk.kind != packet_kind::data && pk.int_count != 0 && e.b < int_pool_.size()) {
           // an ACK (or S-ACK) hands its records to the sender's controller
           const auto* r = reinterpret_cast<const char*>(&int_pool_[e.b]);
@@ -1297,6 +1317,27 @@ class network {
       __builtin_prefetch(&pool_[i]);
       prefetch_int(i);
     }
+  }
+  // The third stage, for the next event (its packet, port and flow loaded by the first two):
+  // an arrival at a switch loads the slot of the egress queue it may join, an ACK at its
+  // sender the sender's controller.
+  void prefetch_last(const event& e) const noexcept {
+    if (e.kind() != ev::arrive) return;
+    const packet& pk = pool_[e.b];
+    if ((hot_[e.a].flags & f_host) != 0) {
+      if (pk.kind != packet_kind::ack) return;
+      const sender_cc* cc = flows_[pk.flow].cc.get();
+      if (cc == nullptr) return;
+      const auto* c = reinterpret_cast<const char*>(cc);
+      __builtin_prefetch(c);
+      __builtin_prefetch(c + 64);
+      return;
+    }
+    const port_choices c = choices(e.a, pk.dst);
+    if (c.count == 0) return;
+    const port_state& p = hot_[e.a].ports[ecmp(e.a, c, pk.flow)];
+    if (const std::uint32_t* t = p.q.tail(pk.control ? ctl_q : data_q); t != nullptr)
+      __builtin_prefetch(t, 1);
   }
   // The INT slot of packet `i`, if the pool has one (whether or not the packet carries INT).
   void prefetch_int(std::uint32_t i) const noexcept {
@@ -1611,18 +1652,23 @@ class network {
       case packet_kind::cnp: {
         flow_state& f = flows_[pk.flow];
         ++f.stats.cnps;
-        if (f.cc) f.cc->on_cnp(cnp_event{.now = now_});
+        if (f.cc) {
+          f.cc->on_cnp(cnp_event{.now = now_});
+          cc_changed(f);
+        }
         deliver(idx);
         kick_host(f.src);
         break;
       }
       case packet_kind::src: {
         flow_state& f = flows_[pk.flow];
-        if (f.cc)
+        if (f.cc) {
           f.cc->on_src(src_event{.now = now_,
                                  .queue = pk.src_queue(),
                                  .link_rate = pk.src_rate(),
                                  .tx_timestamp = pk.src_tx_ts()});
+          cc_changed(f);
+        }
         deliver(idx);
         kick_host(f.src);
         break;
@@ -1815,6 +1861,16 @@ class network {
                              " has no controller and no factory is set");
     f.cc = factory_(id);
     f.from_factory = true;
+    f.cc_sends = f.cc->consumes_send();
+  }
+
+  // The controller's outputs the scheduler reads, after the controller handled an event or a
+  // packet left (the only times they change: cwnd() and pacing_rate() are functions of the
+  // controller's state).
+  static void cc_changed(flow_state& f) {
+    f.cwnd = f.cc->cwnd();
+    f.rate = f.cc->pacing_rate();
+    f.next_at = next_send(f);
   }
 
   void on_flow_start(flow_id id) {
@@ -1823,6 +1879,7 @@ class network {
     f.active = true;
     f.pace_base = now_;
     f.pace_size = bytes{0};
+    cc_changed(f);
     activate(id);
     start_ticks(id);
     kick_host(f.src);
@@ -1839,6 +1896,7 @@ class network {
     flow_state& f = flows_[id];
     if (!f.active || gen != f.tick_gen) return;
     f.cc->on_tick(now_);
+    cc_changed(f);
     schedule(now_ + f.cc->tick_interval(), ev::tick, id, gen);
     kick_host(f.src);
   }
@@ -1853,9 +1911,11 @@ class network {
     f.active = true;
     activate(id);
     f.stats.finish = timestamp::max();
-    if (next_send(f) < now_) {
+    cc_changed(f);
+    if (f.next_at < now_) {
       f.pace_base = now_;
       f.pace_size = bytes{0};
+      f.next_at = next_send(f);
     }
     start_ticks(id);
     kick_host(f.src);
@@ -1884,6 +1944,7 @@ class network {
     deliver(idx);
     if (!f.cc) return;  // a late ACK of a flow that completed and released its controller
     f.cc->on_ack(e);
+    cc_changed(f);
     if (f.size > bytes{0} && f.snd_una >= static_cast<sequence>(f.size.count()) && f.active) {
       f.active = false;
       f.stats.finish = now_;
@@ -1907,6 +1968,7 @@ class network {
     deliver(idx);
     if (!f.active) return;
     f.cc->on_ack(e);
+    cc_changed(f);
     kick_host(f.src);
   }
 
@@ -1941,6 +2003,7 @@ class network {
     ++f.stats.timeouts;
     f.snd_nxt = f.snd_una;  // go-back-N
     f.cc->on_timeout(now_);
+    cc_changed(f);
     kick_host(f.src);
   }
 
@@ -1998,10 +2061,9 @@ class network {
       }
       const sequence inflight = f.snd_nxt - f.snd_una;
       const bytes payload = next_payload(f);
-      const bytes w = f.cc->cwnd();
-      if (inflight > 0 && static_cast<std::int64_t>(inflight) + payload.count() > w.count())
+      if (inflight > 0 && static_cast<std::int64_t>(inflight) + payload.count() > f.cwnd.count())
         continue;
-      if (const timestamp at = next_send(f); at > now_) {
+      if (const timestamp at = f.next_at; at > now_) {
         earliest = std::min(earliest, at);
         continue;
       }
@@ -2021,7 +2083,7 @@ class network {
   // When the flow's next packet may leave: its last packet's pacing gap at the current rate.
   [[nodiscard]] static timestamp next_send(const flow_state& f) {
     if (f.pace_size <= bytes{0}) return f.pace_base;
-    const bit_rate r = f.cc->pacing_rate();
+    const bit_rate r = f.rate;
     if (r == bit_rate::max() || r <= bit_rate{0}) return f.pace_base;
     const duration gap = f.pace_size / r;
     return gap >= timestamp::max() - f.pace_base ? timestamp::max() : f.pace_base + gap;
@@ -2054,11 +2116,17 @@ class network {
     const bytes remaining = f.size == bytes{0}
                                 ? bytes::max()
                                 : bytes{f.size.count() - static_cast<std::int64_t>(f.snd_nxt)};
-    f.cc->on_send(
-        send_info{.now = now_, .payload = payload, .remaining = remaining, .snd_nxt = f.snd_nxt},
-        pk);
+    if (f.cc_sends)
+      f.cc->on_send(
+          send_info{.now = now_, .payload = payload, .remaining = remaining, .snd_nxt = f.snd_nxt},
+          pk);
     f.pace_base = now_;
     f.pace_size = pk.size;
+    if (f.cc_sends) {
+      cc_changed(f);
+    } else {
+      f.next_at = next_send(f);  // the controller's outputs are as they were
+    }
     f.rto_deadline = now_ + cfg_.rto;
     if (!f.rto_pending) {
       f.rto_pending = true;
@@ -2151,7 +2219,8 @@ class network {
   std::uint32_t n_edges_ = 0;
   std::vector<destination> dest_;  // by node
   std::vector<node_hot> hot_;      // by node
-  static constexpr std::size_t prefetch_distance = 4;
+  // The prefetch stages' distances ahead, in events (run_until).
+  static constexpr std::size_t prefetch_far = 8, prefetch_mid = 3;
   std::vector<std::uint32_t> route_table_;  // [switch][edge switch] -> route list id
   std::vector<route_list> route_lists_;
   std::vector<std::uint32_t> route_ports_;

@@ -57,6 +57,9 @@ class sender_cc {
   virtual void on_cnp(const cnp_event&) {}
   /// @brief A data packet is about to leave; the controller may set flags on it.
   virtual void on_send(const send_info&, packet&) {}
+  /// @brief Whether on_send() may change the controller or the packet (false: the engine need
+  /// not call it, nor read cwnd() and pacing_rate() again after a send).
+  [[nodiscard]] virtual bool consumes_send() const { return true; }
   /// @brief The retransmission timer fired (go-back-N follows).
   virtual void on_timeout(timestamp) {}
   /// @brief Periodic tick (every tick_interval()).
@@ -110,7 +113,7 @@ class cc_model final : public sender_cc {
   /// @brief Construct the controller from `args`, naming it `name`.
   template <class... Args>
   explicit cc_model(std::string name, Args&&... args)
-      : name_(std::move(name)), c_(std::forward<Args>(args)...) {}
+      : c_(std::forward<Args>(args)...), name_(std::move(name)) {}
 
   /// @copydoc sender_cc::on_ack
   void on_ack(const ack_event& a) override {
@@ -134,6 +137,8 @@ class cc_model final : public sender_cc {
       }
     }
   }
+  /// @copydoc sender_cc::consumes_send
+  [[nodiscard]] bool consumes_send() const override { return events.contains(cc_event::send); }
   /// @copydoc sender_cc::on_timeout
   void on_timeout(timestamp now) override {
     if constexpr (events.contains(cc_event::timeout)) c_.on_timeout(now);
@@ -177,9 +182,9 @@ class cc_model final : public sender_cc {
   [[nodiscard]] const C& controller() const { return c_; }
 
  private:
-  std::string name_;
-  C c_;
+  C c_;  // first: the lines an event reads follow the object's vtable pointer
   duration tick_{};
+  std::string name_;
 };
 
 /// @brief A fixed window and no pacing: the engine's test double (not a congestion
