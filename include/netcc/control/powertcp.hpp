@@ -296,10 +296,13 @@ template <Number T>
 /// 128-by-64-bit division instruction when the quotient fits 64 bits instead of the
 /// reciprocal's multi-word steps: ratio_by's value there (rate 2^F / B rounded to nearest, ties
 /// up, saturating at the number type's maximum). Other cases: powertcp_hop_power_recip.
+/// Always inlined into NORMPOWER's fixed-point loop: with the hop step in its own helper g++
+/// left it out of line, a call per hop (q32, in bench/powertcp.cpp: 394 / 895 -> 441 / 1060
+/// instructions per ACK at 1 / 5 hops).
 template <Number T>
-[[nodiscard]] constexpr T powertcp_hop_power_fast(std::int64_t dbytes, duration dt,
-                                                  std::int64_t qlen, const powertcp_rate_recip& r,
-                                                  duration tau, T pmax) noexcept {
+[[nodiscard, gnu::always_inline]] constexpr T powertcp_hop_power_fast(
+    std::int64_t dbytes, duration dt, std::int64_t qlen, const powertcp_rate_recip& r, duration tau,
+    T pmax) noexcept {
   if constexpr (requires {
                   T::fraction_bits;
                   T::raw_max;
@@ -425,7 +428,7 @@ class int_power {
   // (a rate that differs in whole Mbps: every record stored, the count set to n; returns -1),
   // dt (line 11; <= 0 returns 0: a duplicate keeps the record, a reordered one resyncs it), and
   // e's record stored as prevInt (line 7); returns 1 with the hop's terms in d. g++ inlines it
-  // into both loops; forcing it (gnu::always_inline) cost up to 48 more instructions per ACK.
+  // into both loops; forcing it (gnu::always_inline) cost 1-20 more instructions per ACK.
   template <class E>
   constexpr int hop_step(const E& e, std::size_t i, std::size_t n, hop_delta& d) noexcept {
     using ft = feedback_traits<E>;
