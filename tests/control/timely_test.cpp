@@ -746,7 +746,9 @@ void check_laws(const netcc::timely_params& p, const std::vector<op>& ops) {
       continue;
     }
     RC_ASSERT(cc.prev_rtt() == rtt);
-    const double g = netcc::to_double(cc.gradient());
+    // The gradient's sign is rtt_diff's (minRTT > 0): the policy tests rtt_diff, not the
+    // quotient, which q32 may round to 0 for a small difference (line 4 then line 5).
+    const double g = netcc::to_double(cc.rtt_diff_us());
     // An RTT above T_high never raises the rate; one below T_low never lowers it.
     if (rtt > q.t_high) {
       RC_ASSERT(cc.rate_mbps() <= before.rate_mbps());
