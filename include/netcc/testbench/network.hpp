@@ -1006,8 +1006,8 @@ class network {
     bytes size{};
     sequence snd_nxt = 0, snd_una = 0;
     // The controller's window and pacing rate as of its last event (they change only when it
-    // handles one: cc_changed()), and when the flow may send next (next_send(), kept as the
-    // rate or the last packet change).
+    // handles one: cc_changed()), and when the flow may send next (next_send(), recomputed when
+    // the rate changes or a packet leaves).
     bytes cwnd{};
     bit_rate rate{};
     timestamp next_at{};
