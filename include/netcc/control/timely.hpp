@@ -762,14 +762,10 @@ class basic_timely {
     // scale()), or the decrease factor clamped into [0, 1]. Double: a * b.
     [[nodiscard]] static constexpr value_type mul_unit(value_type a, value_type b) noexcept {
       if constexpr (requires { a.raw(); }) {
-        constexpr int fb = value_type::fraction_bits;
         const std::int64_t r = a.raw();
         const std::uint64_t sign = r < 0 ? ~std::uint64_t{0} : 0;
         const std::uint64_t m = (static_cast<std::uint64_t>(r) ^ sign) - sign;  // |a|
-        const auto q =
-            static_cast<std::uint64_t>((detail::u128{m} * static_cast<std::uint64_t>(b.raw()) +
-                                        (detail::u128{1} << (fb - 1))) >>
-                                       fb);
+        const std::uint64_t q = mul_unit_raw(m, static_cast<std::uint64_t>(b.raw()));
         return value_type::from_raw(static_cast<std::int64_t>((q ^ sign) - sign));
       } else {
         return a * b;
