@@ -16,6 +16,10 @@
 // netcc::theta_powertcp_compact runs beside them on any stream (its narrowed fields' ranges
 // included or not): cwnd within [min_cwnd, max_cwnd], pacing_rate() within
 // [max(min_rate, 1 bps), max_rate], its smoothed power within [0, 2^30].
+// The q32 fast forms of Algorithm 2 lines 12-14 (the normalised power and the smoothing step on
+// raw integers) equal their operator forms bit for bit on every event's RTT, previous RTT,
+// interval, tau and smoothed power, and with the previous RTT as tau and the clock's raw
+// integer as a smoothed power (any int64).
 #include <netcc/control/powertcp.hpp>
 
 #include "powertcp_params.hpp"
@@ -76,6 +80,18 @@ void check_compact(netcc::theta_powertcp_compact& c, const netcc::rtt_event& e) 
   NETCC_FUZZ_CHECK(pw >= 0 && pw <= 1073741824.0);
 }
 
+// detail::theta_powertcp_power and _smooth against their operator forms (q32).
+void check_fast_forms(std::int64_t rtt, std::int64_t prev_rtt, std::int64_t dt, std::int64_t tau,
+                      netcc::fixed_point<31, 32> smooth) {
+  using q = netcc::fixed_point<31, 32>;
+  if (dt <= 0 || tau <= 0) return;  // the forms' preconditions
+  const netcc::detail::invariant_divisor td{static_cast<std::uint64_t>(tau)};
+  const q p = netcc::detail::theta_powertcp_power_ops<q>(rtt, prev_rtt, dt, td);
+  NETCC_FUZZ_CHECK(netcc::detail::theta_powertcp_power<q>(rtt, prev_rtt, dt, td) == p);
+  NETCC_FUZZ_CHECK(netcc::detail::theta_powertcp_smooth(smooth, p, dt, td) ==
+                   netcc::detail::theta_powertcp_smooth_ops(smooth, p, dt, td));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -120,6 +136,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                              .acked = netcc::bytes{1000},
                              .ack_seq = seq,
                              .snd_nxt = seq + in.below(400'000)};
+    check_fast_forms(e.rtt.count(), last.rtt.count(), (e.now - last.now).count(),
+                     f.cc.tau().count(), f.cc.norm_power());
+    check_fast_forms(e.rtt.count(), last.rtt.count(), (e.now - last.now).count(), last.rtt.count(),
+                     netcc::fixed_point<31, 32>::from_raw(now));
     d.step(e, false);
     f.step(e, false);
     check_compact(c, e);

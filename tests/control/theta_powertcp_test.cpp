@@ -243,6 +243,196 @@ RC_GTEST_PROP(ThetaPowerTcp, GradientRatioEqualsRatio, ()) {
             std::bit_cast<std::uint64_t>(netcc::ratio<double>(n, d)));
 }
 
+// Inputs for the fast forms' properties: their ranges, their edges, and beyond them.
+std::int64_t rtt_input() {
+  constexpr std::int64_t lim = std::int64_t{1} << 30;
+  return *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(1'000, 200'000), rc::gen::inRange<std::int64_t>(0, lim + 3),
+      rc::gen::inRange<std::int64_t>(lim - 3, lim + 3),
+      rc::gen::inRange<std::int64_t>(0, std::numeric_limits<std::int64_t>::max()),
+      rc::gen::element(std::int64_t{0}, std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+}
+std::int64_t positive_input() {  // a dt or a tau
+  constexpr std::int64_t lim = std::int64_t{1} << 31;
+  return *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(1, 20'000), rc::gen::inRange<std::int64_t>(1, 4),
+      rc::gen::inRange<std::int64_t>(lim - 3, lim + 3),
+      rc::gen::map(rc::gen::inRange(0, 63), [](int k) { return std::int64_t{1} << k; }),
+      rc::gen::inRange<std::int64_t>(1, std::numeric_limits<std::int64_t>::max()),
+      rc::gen::just(std::numeric_limits<std::int64_t>::max()));
+}
+
+// theta-PowerTCP's normalised power in q32 (detail::theta_powertcp_power: raw integers for RTTs
+// below 2^30 ns, one 64-bit division, tau's reciprocal, a 128-bit product) is the operator form
+// bit for bit: netcc::ratio for the gradient and RTT / tau, operator+ and operator*, the clamps
+// to [0, 2^30]; for RTTs at and beyond 2^30 ns, any dt and tau (powers of two included).
+RC_GTEST_PROP(ThetaPowerTcp, Q32PowerFastFormIsTheOperatorForm, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  const std::int64_t rtt = rtt_input(), prev = rtt_input(), dt = positive_input(),
+                     tau = positive_input();
+  const netcc::detail::invariant_divisor td{static_cast<std::uint64_t>(tau)};
+  const q zero{0}, one{1}, pmax = netcc::powertcp_max_power<q>();
+  const q current =
+      netcc::clamp_num(netcc::ratio<q>(netcc::detail::sat_sub(rtt, prev), dt) + one, zero, pmax);
+  const q voltage = netcc::clamp_num(netcc::ratio<q>(rtt, tau), zero, pmax);
+  const q expect = netcc::clamp_num(current * voltage, zero, pmax);
+  RC_ASSERT(netcc::detail::theta_powertcp_power<q>(rtt, prev, dt, td).raw() == expect.raw());
+  RC_ASSERT(netcc::detail::theta_powertcp_power_ops<q>(rtt, prev, dt, td).raw() == expect.raw());
+}
+
+// theta-PowerTCP's smoothing step in q32 (detail::theta_powertcp_smooth: the weight through
+// tau's reciprocal, one 128-bit product and a rounding shift, no branch) is the operator form
+// bit for bit: w = 1 for dt >= tau, else netcc::ratio(dt, tau); Gamma_smooth + w (Gamma_norm -
+// Gamma_smooth) with operator-, operator* and operator+; for powers in [0, 2^30] and at the
+// ends of the q32 range (negative ones included), any dt and tau.
+RC_GTEST_PROP(ThetaPowerTcp, Q32SmoothFastFormIsTheOperatorForm, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  constexpr std::int64_t pmax = std::int64_t{1} << 62;
+  const auto power_raw = [] {
+    return *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 36),
+                           rc::gen::inRange<std::int64_t>(0, pmax + 1),
+                           rc::gen::inRange<std::int64_t>(pmax - 3, pmax + 3),
+                           rc::gen::arbitrary<std::int64_t>(),
+                           rc::gen::element(std::int64_t{0}, std::int64_t{1}, q::raw_max,
+                                            -q::raw_max, std::int64_t{-1}));
+  };
+  const q s = q::from_raw(power_raw()), p = q::from_raw(power_raw());
+  const std::int64_t dt = positive_input(), tau = positive_input();
+  const netcc::detail::invariant_divisor td{static_cast<std::uint64_t>(tau)};
+  const q w = dt >= tau ? q{1} : netcc::ratio<q>(dt, tau);
+  const q expect = s + w * (p - s);
+  RC_ASSERT(netcc::detail::theta_powertcp_smooth(s, p, dt, td).raw() == expect.raw());
+  RC_ASSERT(netcc::detail::theta_powertcp_smooth_ops(s, p, dt, td).raw() == expect.raw());
+}
+
+// Algorithm 2 in q32 in the operator form: basic_powertcp<q32, rtt_power>'s steps (NEWACK,
+// NORMPOWER, the smoothing, UPDATEWINDOW once per RTT, UPDATEOLD, the minimum-RTT tau) written
+// with netcc::ratio, operator+, -, *, / and clamp_num, without the fast forms of the header.
+struct q32_operator_form {
+  using q = netcc::fixed_point<31, 32>;
+  netcc::theta_powertcp_params p;
+  q gamma, min_w, max_w, beta, host_bdp, cwnd, smooth{};
+  duration tau, prev_rtt{};
+  timestamp prev_t{};
+  bool beta_auto, have_power = false, armed = false, have_rtt = false, have_prev = false,
+                  first_rtt = true;
+  netcc::per_rtt_marker marker{};
+  netcc::window_history<q, 2> hist{};
+  netcc::powertcp_branch branch = netcc::powertcp_branch::none;
+
+  explicit q32_operator_form(const q32_theta& cc)
+      : p(cc.params()),
+        gamma(netcc::num<q>(p.gamma)),
+        min_w(q{p.min_cwnd.count()}),
+        max_w(q{p.max_cwnd.count()}),
+        beta(cc.beta()),
+        cwnd(cc.window()),
+        beta_auto(p.beta == bytes::zero()) {
+    set_tau(p.base_rtt);
+  }
+  void set_tau(duration t) {
+    tau = t;
+    const bytes bdp = p.host_rate * t;
+    host_bdp = netcc::clamp_num(q{bdp.count()}, q{0}, max_w);
+    if (beta_auto) beta = netcc::clamp_num(q{(bdp / p.expected_flows).count()}, q{0}, max_w);
+  }
+  void on_ack(const netcc::rtt_event& e) {
+    const q zero{0}, one{1}, pmax = netcc::powertcp_max_power<q>();
+    if (p.tau_source == netcc::powertcp_tau::min_rtt && e.rtt > duration::zero() &&
+        (!have_rtt || e.rtt < tau)) {
+      have_rtt = true;
+      set_tau(e.rtt);
+    }
+    const netcc::sequence last = e.ack_seq - 1;
+    if (hist.size() == 0) hist.remember(last, cwnd);
+    bool valid = false;
+    q power{};
+    duration dt{};
+    if (e.rtt > duration::zero()) {
+      if (have_prev) dt = e.now - prev_t;
+      if (have_prev && dt > duration::zero()) {
+        const q current = netcc::clamp_num(
+            netcc::ratio<q>(netcc::detail::sat_sub(e.rtt.count(), prev_rtt.count()), dt.count()) +
+                one,
+            zero, pmax);
+        const q voltage = netcc::clamp_num(netcc::ratio<q>(e.rtt.count(), tau.count()), zero, pmax);
+        power = netcc::clamp_num(current * voltage, zero, pmax);
+        valid = true;
+      }
+      if (!have_prev || dt != duration::zero()) {
+        prev_rtt = e.rtt;
+        prev_t = e.now;
+        have_prev = true;
+      }
+    }
+    if (valid) {
+      if (have_power) {
+        const q w = dt >= tau ? one : netcc::ratio<q>(dt.count(), tau.count());
+        smooth = smooth + w * (power - smooth);
+      } else {
+        smooth = power;
+        have_power = true;
+      }
+    }
+    const bool round = !armed || marker.reached(e.ack_seq);
+    branch = netcc::powertcp_branch::hold;
+    if (have_power && round) {
+      const q cwnd_old = hist.window_at(last, cwnd);
+      const bool uncapped = smooth * host_bdp > cwnd_old;
+      branch = uncapped ? netcc::powertcp_branch::update : netcc::powertcp_branch::update_capped;
+      const q mi = uncapped ? cwnd_old / smooth : host_bdp;
+      cwnd = netcc::clamp_num(gamma * (mi + beta) + (one - gamma) * cwnd, min_w, max_w);
+      first_rtt = false;
+      hist.remember(e.snd_nxt, cwnd);
+      marker.arm(e.snd_nxt);
+      armed = true;
+    }
+  }
+};
+
+// basic_powertcp<q32, rtt_power> (its per-ACK steps inlined, the window update out of line, the
+// power and smoothing in raw integers: detail::theta_powertcp_power and _smooth) is the
+// operator form bit for bit after every event: window, smoothed power, rule, tau, first RTT; on
+// realistic traces and on RTTs, intervals and taus at and beyond the fast forms' ranges (RTTs
+// of 2^30 ns and more, intervals of 2^31 ns and more, missing and reordered samples, both tau
+// sources).
+RC_GTEST_PROP(ThetaPowerTcp, Q32ObjectIsTheOperatorForm, ()) {
+  const bool wide = *rc::gen::arbitrary<bool>();
+  netcc::theta_powertcp_params p{
+      .gamma = *rc::gen::inRange(1, 1001) / 1000.0,
+      .host_rate = bit_rate{*rc::gen::inRange<std::int64_t>(1, 400) * 1'000'000'000},
+      .base_rtt = duration{wide ? positive_input() : *rc::gen::inRange<std::int64_t>(1, 200'000)},
+      .expected_flows = *rc::gen::inRange<std::int64_t>(1, 64),
+      .beta = bytes{*rc::gen::element<std::int64_t>(0, 0, 3000)},
+      .tau_source =
+          *rc::gen::element(netcc::powertcp_tau::configured, netcc::powertcp_tau::min_rtt)};
+  q32_theta cc{p};
+  q32_operator_form ref{cc};
+  std::int64_t t = *rc::gen::inRange<std::int64_t>(-(std::int64_t{1} << 40), std::int64_t{1} << 40);
+  netcc::sequence s = *rc::gen::arbitrary<netcc::sequence>();
+  const int n = *rc::gen::inRange(1, 300);
+  for (int k = 0; k < n; ++k) {
+    const int kind = *rc::gen::inRange(0, 100);
+    std::int64_t step = *rc::gen::inRange<std::int64_t>(1, 30'000);
+    if (kind < 3) step = 0;
+    if (kind >= 3 && kind < 6) step = -*rc::gen::inRange<std::int64_t>(1, 5'000);
+    if (wide && kind >= 6 && kind < 10) step = positive_input() / 4;
+    t = static_cast<std::int64_t>(static_cast<std::uint64_t>(t) + static_cast<std::uint64_t>(step));
+    std::int64_t rtt = *rc::gen::inRange<std::int64_t>(1'000, 150'000);
+    if (kind >= 10 && kind < 13) rtt = *rc::gen::element<std::int64_t>(0, -5);
+    if (wide && kind >= 13 && kind < 20) rtt = rtt_input();
+    s += *rc::gen::inRange<std::uint64_t>(0, 60'000);
+    const auto e = ev(t, duration{rtt}, s, s + *rc::gen::inRange<std::uint64_t>(0, 300'000));
+    cc.on_ack(e);
+    ref.on_ack(e);
+    RC_ASSERT(cc.window().raw() == ref.cwnd.raw());
+    RC_ASSERT(cc.norm_power().raw() == ref.smooth.raw());
+    RC_ASSERT(cc.last_branch() == ref.branch);
+    RC_ASSERT(cc.tau() == ref.tau);
+    RC_ASSERT(cc.in_first_rtt() == ref.first_rtt);
+  }
+}
+
 RC_GTEST_PROP(ThetaPowerTcp, OutputsFiniteAndWithinLimitsForAnyRttSequence, (bool q32)) {
   const auto min_w = *rc::gen::inRange<std::int64_t>(1, 100'000);
   const auto max_w = min_w + *rc::gen::inRange<std::int64_t>(0, 10'000'000);

@@ -84,6 +84,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -540,6 +541,137 @@ class int_power {
   std::uint8_t count_ = no_history;
 };
 
+namespace detail {
+
+/// theta-PowerTCP's normalised power in the operator form, Algorithm 2 lines 12-13 (Eq. 8):
+/// thetadot + 1 = (RTT - prevRTT) / dt + 1 and RTT / tau, each clamped to [0, 2^30], their
+/// product clamped to [0, 2^30]. For dt > 0 and tau_div's divisor tau in [1, 2^63). The
+/// reference of theta_powertcp_power (tests/control/theta_powertcp_test.cpp holds the two
+/// equal bit for bit).
+template <Number T>
+[[nodiscard]] constexpr T theta_powertcp_power_ops(std::int64_t rtt, std::int64_t prev_rtt,
+                                                   std::int64_t dt,
+                                                   const invariant_divisor& tau_div) noexcept {
+  const T zero = num<T>(0), one = num<T>(1), pmax = powertcp_max_power<T>();
+  const T current =
+      clamp_num(powertcp_ratio<T>(sat_sub(rtt, prev_rtt), dt) + one, zero, pmax);  // line 12
+  const T voltage = clamp_num(ratio_by<T>(rtt, tau_div), zero, pmax);              // RTT / tau
+  return clamp_num(mul_nonneg(current, voltage), zero, pmax);                      // line 13
+}
+
+/// theta-PowerTCP's smoothing step in the operator form, Algorithm 2 line 14 (Algorithm 1 line
+/// 23): Gamma_smooth + w (Gamma_norm - Gamma_smooth) with the weight w = min(dt, tau) / tau
+/// (netcc::time_weight). For dt > 0 and tau_div's divisor tau in [1, 2^63). The reference of
+/// theta_powertcp_smooth.
+template <Number T>
+[[nodiscard]] constexpr T theta_powertcp_smooth_ops(T smooth, T power, std::int64_t dt,
+                                                    const invariant_divisor& tau_div) noexcept {
+  const T w =
+      static_cast<std::uint64_t>(dt) >= tau_div.divisor() ? num<T>(1) : ratio_by<T>(dt, tau_div);
+  return smooth + w * (power - smooth);
+}
+
+// A fixed-point value from a raw integer within its range, [-raw_max, raw_max] (T::from_raw's
+// value: its clamp cannot act there, but g++ keeps the test where it cannot see the range).
+// fixed_point holds its raw integer and nothing else.
+template <class T>
+[[nodiscard, gnu::always_inline]] constexpr T theta_raw(std::int64_t raw) noexcept {
+  static_assert(sizeof(T) == sizeof(std::int64_t) && std::is_trivially_copyable_v<T>);
+  return std::bit_cast<T>(raw);
+}
+
+// The operator forms out of line, for the fast forms' inputs outside their ranges: kept out of
+// the per-ACK path's code so that it stays small enough for g++ to inline.
+template <Number T>
+[[nodiscard, gnu::noinline, gnu::cold]] constexpr T theta_powertcp_power_slow(
+    std::int64_t rtt, std::int64_t prev_rtt, std::int64_t dt,
+    const invariant_divisor& tau_div) noexcept {
+  return theta_powertcp_power_ops<T>(rtt, prev_rtt, dt, tau_div);
+}
+template <Number T>
+[[nodiscard, gnu::noinline, gnu::cold]] constexpr T theta_powertcp_smooth_slow(
+    T smooth, T power, std::int64_t dt, const invariant_divisor& tau_div) noexcept {
+  return theta_powertcp_smooth_ops<T>(smooth, power, dt, tau_div);
+}
+
+/// theta_powertcp_power_ops's value bit for bit (Algorithm 2 lines 12-13), in q32 on the raw
+/// integers for RTT and prevRTT in [0, 2^30) ns (1.07 s), without the operators' overflow tests
+/// and clamps that cannot act there. Ranges (F = 32 fraction bits, pmax = 2^30 = 2^62 raw):
+/// - |RTT - prevRTT| < 2^30, so the gradient's dividend |drtt| 2^32 + dt / 2 < 2^62 + 2^62 fits
+///   one unsigned 64-bit division (powertcp_ratio's), its quotient q <= |drtt| 2^32 <=
+///   2^62 - 2^32, so q + 2^32 lies in (-2^62, 2^62]: operator+ does not saturate and of the
+///   clamp to [0, 2^62] only the bound 0 can act (one select).
+/// - RTT / tau: RTT 2^32 < 2^62 and tau / 2 < 2^62, so ratio_by's 64-bit reciprocal path
+///   applies (invariant_divisor::div_floor64); its quotient is at most RTT 2^32 < 2^62, so
+///   neither ratio_by's saturation nor the clamp to [0, 2^62] acts.
+/// - the product of two values in [0, 2^62] is below 2^124 in 128 bits; rounded (ties up, as
+///   mul_nonneg) and limited to 2^62, which also covers mul_nonneg's saturation at 2^63 - 1.
+/// Other inputs and number types: the operator form (in q32, out of line). Always inlined: the
+/// per-ACK step of basic_powertcp<q32, rtt_power> and netcc::theta_powertcp_compact.
+/// Preconditions: dt > 0; tau_div's divisor in [1, 2^63).
+template <Number T>
+[[nodiscard, gnu::always_inline]] constexpr T theta_powertcp_power(
+    std::int64_t rtt, std::int64_t prev_rtt, std::int64_t dt,
+    const invariant_divisor& tau_div) noexcept {
+  if constexpr (std::is_same_v<T, fixed_point<31, 32>>) {
+    constexpr std::uint64_t rtt_lim = std::uint64_t{1} << 30;
+    if ((static_cast<std::uint64_t>(rtt) | static_cast<std::uint64_t>(prev_rtt)) < rtt_lim) {
+      constexpr std::int64_t one = std::int64_t{1} << 32, pmax = std::int64_t{1} << 62;
+      const std::int64_t drtt = rtt - prev_rtt;  // |drtt| < 2^30
+      const std::uint64_t mag = drtt < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(drtt)
+                                         : static_cast<std::uint64_t>(drtt);
+      const auto ud = static_cast<std::uint64_t>(dt);
+      const auto q = static_cast<std::int64_t>(((mag << 32) + ud / 2) / ud);  // <= mag 2^32
+      const std::int64_t c = (drtt < 0 ? -q : q) + one;                       // thetadot + 1
+      const std::int64_t current = c < 0 ? 0 : c;      // c <= 2^62 - 2^32 + 2^32 = pmax
+      const auto voltage = static_cast<std::int64_t>(  // RTT / tau, below 2^62
+          tau_div.div_floor64((static_cast<std::uint64_t>(rtt) << 32) + tau_div.divisor() / 2));
+      // Both factors in [0, 2^62]: their signed 64 x 64 -> 128-bit product is the unsigned one.
+      const i128 p = (i128{current} * voltage + (i128{1} << 31)) >> 32;
+      return theta_raw<T>(p > pmax ? pmax : static_cast<std::int64_t>(p));
+    }
+    return theta_powertcp_power_slow<T>(rtt, prev_rtt, dt, tau_div);
+  } else {
+    return theta_powertcp_power_ops<T>(rtt, prev_rtt, dt, tau_div);
+  }
+}
+
+/// theta_powertcp_smooth_ops's value bit for bit (Algorithm 2 line 14), in q32 on the raw
+/// integers for Gamma_smooth and Gamma_norm non-negative and min(dt, tau) < 2^31 ns: the weight
+/// w = round(min(dt, tau) 2^32 / tau) (ratio_by's 64-bit reciprocal path; exactly 2^32, the
+/// operator form's 1, at dt >= tau) in [0, 2^32], then s + round(w (p - s) / 2^32) in 128 bits
+/// without a branch. Ranges: s, p in [0, 2^63) so d = p - s fits 64 bits (operator- does not
+/// saturate); |w d| <= 2^32 |d| < 2^95; operator*'s rounding, ties away from zero, is
+/// floor((w d + 2^31 - [d < 0]) / 2^32) (for w d < 0: -floor((-w d + 2^31) / 2^32) =
+/// floor((w d + 2^31 - 1) / 2^32); w = 0 gives 0 either way, so d's sign stands for w d's), an
+/// arithmetic shift; its magnitude is at most |d| (w <= 1), so neither operator*'s saturation
+/// nor operator+'s acts and s + round(w d) lies between s and p. Other inputs and number types:
+/// the operator form (in q32, out of line). Always inlined, as theta_powertcp_power.
+/// Preconditions: dt > 0; tau_div's divisor in [1, 2^63).
+template <Number T>
+[[nodiscard, gnu::always_inline]] constexpr T theta_powertcp_smooth(
+    T smooth, T power, std::int64_t dt, const invariant_divisor& tau_div) noexcept {
+  if constexpr (std::is_same_v<T, fixed_point<31, 32>>) {
+    const std::uint64_t tau = tau_div.divisor();
+    const auto udt = static_cast<std::uint64_t>(dt);
+    const std::uint64_t m = udt < tau ? udt : tau;  // min(dt, tau)
+    const std::int64_t s = smooth.raw(), p = power.raw();
+    if ((s | p) >= 0 && m < (std::uint64_t{1} << 31)) {
+      const auto w = static_cast<std::int64_t>(tau_div.div_floor64((m << 32) + tau / 2));
+      const std::int64_t d = p - s;
+      const std::uint64_t half =
+          (std::uint64_t{1} << 31) - (static_cast<std::uint64_t>(d) >> 63);     // 2^31 - [d < 0]
+      const auto x = static_cast<i128>(static_cast<u128>(i128{w} * d) + half);  // no overflow
+      return theta_raw<T>(s + static_cast<std::int64_t>(x >> 32));
+    }
+    return theta_powertcp_smooth_slow<T>(smooth, power, dt, tau_div);
+  } else {
+    return theta_powertcp_smooth_ops<T>(smooth, power, dt, tau_div);
+  }
+}
+
+}  // namespace detail
+
 /// @brief theta-PowerTCP's RTT signal (Eq. 8, Algorithm 2 NORMPOWER, lines 10-13):
 /// Gamma_norm = (dRTT/dt + 1) * RTT / tau, from consecutive RTT samples.
 /// @code
@@ -566,7 +698,8 @@ class rtt_power {
     return sample_impl<T>(e, tau, nullptr);
   }
   /// @brief As sample(e, tau), with tau's reciprocal `tau_div` (holding tau >= 1): RTT / tau
-  /// through netcc::ratio_by, the same value as netcc::ratio.
+  /// through netcc::ratio_by, the same value as netcc::ratio; in q32, lines 12-13 on the raw
+  /// integers for RTTs below 2^30 ns (the same values bit for bit).
   template <Number T, class E>
   requires accepts<E>
   constexpr power_sample<T> sample(const E& e, duration tau,
@@ -591,13 +724,17 @@ class rtt_power {
       if (dt < duration::zero()) remember(rtt, now);  // reordered: resync
       return {};                                      // dt == 0: keep the earlier sample
     }
+    if (tau_div != nullptr) {  // lines 12-13 through tau's reciprocal (fixed point)
+      const T power =
+          detail::theta_powertcp_power<T>(rtt.count(), prev_rtt_.count(), dt.count(), *tau_div);
+      remember(rtt, now);
+      return {true, power, dt};
+    }
     const T zero = num<T>(0), one = num<T>(1), pmax = powertcp_max_power<T>();
     const std::int64_t drtt = detail::sat_sub(rtt.count(), prev_rtt_.count());
     const T current =
         clamp_num(detail::powertcp_ratio<T>(drtt, dt.count()) + one, zero, pmax);  // thetadot + 1
-    const T voltage = clamp_num(tau_div != nullptr ? ratio_by<T>(rtt.count(), *tau_div)
-                                                   : ratio<T>(rtt.count(), tau.count()),
-                                zero, pmax);  // RTT / tau
+    const T voltage = clamp_num(ratio<T>(rtt.count(), tau.count()), zero, pmax);   // RTT / tau
     remember(rtt, now);
     return {true, clamp_num(mul_nonneg(current, voltage), zero, pmax), dt};  // line 13
   }
@@ -671,10 +808,16 @@ class basic_powertcp {
   }
   /// @brief NEWACK(ack): Algorithm 2 lines 2-9, for theta-PowerTCP: a cumulative ACK with an
   /// RTT sample (netcc::AckFeedback and netcc::RttFeedback).
+  /// In fixed point its per-ACK steps are always inlined into the caller and the once-per-RTT
+  /// window update is not (theta_ack).
   template <class E>
-  requires(!detail::powertcp_int_signal<Signal> && AckFeedback<E> &&
-           RttFeedback<E>) constexpr void on_ack(const E& e) noexcept {
-    new_ack(e);
+  requires(!detail::powertcp_int_signal<Signal> && AckFeedback<E> && RttFeedback<E>)
+      [[gnu::always_inline]] constexpr void on_ack(const E& e) noexcept {
+    if constexpr (fixed) {
+      theta_ack(e);
+    } else {
+      new_ack(e);
+    }
   }
 
   /// @brief The congestion window in whole bytes (rounded down), within [min_cwnd, max_cwnd].
@@ -766,6 +909,47 @@ class basic_powertcp {
       flags_ |= armed;
     }
   }
+
+  // NEWACK(ack) for theta-PowerTCP in fixed point: new_ack's steps in new_ack's order, with
+  // the window update of the end of a round (Algorithm 2 lines 17-22, theta_round) and the
+  // minimum-RTT tau (track_tau_out) out of line, so that what runs on every ACK (GETCWND's
+  // first record, NORMPOWER, the smoothing of line 14, the round test) is inlined into the
+  // caller: g++ left the whole of new_ack out of line in bench/powertcp.cpp, a call per ACK.
+  // The same state after every event (ThetaPowerTcp.Q32ObjectIsTheOperatorForm).
+  template <class E>
+  [[gnu::always_inline]] constexpr void theta_ack(const E& e) noexcept {
+    using ft = feedback_traits<E>;
+    const sequence ack = ft::ack_seq(e);
+    if (flags_ & min_rtt_tau) track_tau_out(ft::rtt(e));
+    const sequence last_acked = ack - 1;  // the acknowledged data ends here (file comment)
+    if (hist_.size() == 0) hist_.remember(last_acked, cwnd_);  // sent under cwnd_init
+    const power_sample<value_type> s = signal_.template sample<value_type>(e, tau_, tau_div_);
+    if (s.valid) {  // line 14: smoothing over tau, weight min(dt, tau)/tau
+      if (flags_ & have_power) {
+        smooth_ = detail::theta_powertcp_smooth(smooth_, s.power, s.dt.count(), tau_div_);
+      } else {
+        smooth_ = s.power;
+        flags_ |= have_power;
+      }
+    }
+    const bool round = !(flags_ & armed) || marker_.reached(ack);
+    branch_ = powertcp_branch::hold;
+    if ((flags_ & have_power) && round) theta_round(last_acked, ft::snd_nxt(e));
+  }
+
+  // Algorithm 2 lines 17-22 (new_ack's update and UPDATEOLD for a once-per-RTT signal):
+  // GETCWND(ack.seq - 1) (line 3), UPDATEWINDOW, then cwnd from snd_nxt on and the next round's
+  // mark.
+  [[gnu::noinline]] constexpr void theta_round(sequence last_acked, sequence nxt) noexcept {
+    cwnd_ = update_window(hist_.window_at(last_acked, cwnd_));
+    flags_ &= static_cast<std::uint8_t>(~first_rtt);
+    hist_.remember(nxt, cwnd_);
+    marker_.arm(nxt);
+    flags_ |= armed;
+  }
+
+  // track_tau, out of line (theta_ack).
+  [[gnu::noinline]] constexpr void track_tau_out(duration rtt) noexcept { track_tau(rtt); }
 
   [[nodiscard]] static constexpr value_type from_bytes(bytes b) noexcept {
     return number_traits<value_type>::from_int(b.count());
@@ -1021,9 +1205,11 @@ class theta_powertcp_compact {
     constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
 
     /// @brief NEWACK(ack), Algorithm 2 lines 2-22 (basic_powertcp::on_ack) on `st`.
+    /// Its per-ACK steps are always inlined into the caller, the window update at the end of a
+    /// round is not.
     template <class E>
-    requires(AckFeedback<E>&& RttFeedback<E>) constexpr void on_ack(flow_state& st,
-                                                                    const E& e) const noexcept {
+    requires(AckFeedback<E>&& RttFeedback<E>)
+        [[gnu::always_inline]] constexpr void on_ack(flow_state& st, const E& e) const noexcept {
       using ft = feedback_traits<E>;
       const sequence ack = ft::ack_seq(e);
       const sequence nxt = ft::snd_nxt(e);
@@ -1039,10 +1225,10 @@ class theta_powertcp_compact {
           f_have_rtt::set(bits, 1U);
         }
       }
-      // The configured tau's terms are read in place; a tracked tau derives its own.
-      derived tracked{};
-      if (f_have_rtt::get(bits) != 0) tracked = derive(duration{f_tau::get(bits)});
-      const derived& d = f_have_rtt::get(bits) != 0 ? tracked : base_;
+      // The configured tau's terms are read in place; a tracked tau derives its own (its
+      // reciprocal here, the rest where the window changes: round_update).
+      const detail::invariant_divisor tau_div =
+          f_have_rtt::get(bits) != 0 ? tracked_divisor(bits) : base_.tau_div;
       const bool armed = f_armed::get(bits) != 0;
       // NORMPOWER, Algorithm 2 lines 10-13 (rtt_power::sample).
       bool valid = false;
@@ -1059,15 +1245,9 @@ class theta_powertcp_compact {
           f_have_prev::set(bits, 1U);
         } else {
           dt = duration{modular<32>::diff(now32, st.prev_t)};
-          if (dt > duration::zero()) {
-            const value_type zero = num<value_type>(0), one = num<value_type>(1),
-                             pmax = powertcp_max_power<value_type>();
-            const std::int64_t drtt = rtt.count() - std::int64_t{st.prev_rtt};
-            const value_type current =
-                clamp_num(detail::powertcp_ratio<value_type>(drtt, dt.count()) + one, zero, pmax);
-            const value_type voltage =
-                clamp_num(ratio_by<value_type>(rtt.count(), d.tau_div), zero, pmax);
-            power = clamp_num(mul_nonneg(current, voltage), zero, pmax);
+          if (dt > duration::zero()) {  // lines 12-13 (rtt_power's steps)
+            power = detail::theta_powertcp_power<value_type>(rtt.count(), std::int64_t{st.prev_rtt},
+                                                             dt.count(), tau_div);
             valid = true;
           }
           if (dt != duration::zero()) {  // a new sample, or a reordered one: remember it
@@ -1078,9 +1258,7 @@ class theta_powertcp_compact {
       }
       if (valid) {  // line 13 smoothing over tau, weight min(dt, tau)/tau
         if (f_have_power::get(bits) != 0) {
-          const value_type wgt =
-              dt >= d.tau ? num<value_type>(1) : ratio_by<value_type>(dt.count(), d.tau_div);
-          st.smooth = st.smooth + wgt * (power - st.smooth);
+          st.smooth = detail::theta_powertcp_smooth(st.smooth, power, dt.count(), tau_div);
         } else {
           st.smooth = power;
           f_have_power::set(bits, 1U);
@@ -1088,30 +1266,7 @@ class theta_powertcp_compact {
       }
       const bool round = !armed || modular<32>::diff(static_cast<std::uint32_t>(ack), st.mark) >= 0;
       f_branch::set(bits, static_cast<std::uint32_t>(powertcp_branch::hold));
-      if (f_have_power::get(bits) != 0 && round) {  // Algorithm 2 lines 17-22
-        // GETCWND(ack.seq - 1), line 3 (read where the window changes; nothing above changes
-        // the windows or lastUpdateSeq).
-        const value_type cwnd = from_u32(st.cwnd);
-        const bool newest =
-            !armed || modular<32>::diff(static_cast<std::uint32_t>(ack - 1), st.mark) >= 0;
-        const value_type cwnd_old = newest ? cwnd : from_u32(st.w_old);
-        const value_type p = st.smooth;
-        const bool uncapped = mul_nonneg(p, d.host_bdp) > cwnd_old;
-        f_branch::set(bits, static_cast<std::uint32_t>(uncapped ? powertcp_branch::update
-                                                                : powertcp_branch::update_capped));
-        const value_type mi = uncapped ? detail::powertcp_quotient(cwnd_old, p) : d.host_bdp;
-        const value_type w = clamp_num(
-            mul_nonneg(gamma_, mi + d.beta) + mul_nonneg(num<value_type>(1) - gamma_, cwnd),
-            min_cwnd_, max_cwnd_);
-        // UPDATEOLD: cwnd from snd_nxt on; the previous newest window becomes the older one
-        // when snd_nxt moved past lastUpdateSeq (else the newest entry is overwritten).
-        const auto nxt32 = static_cast<std::uint32_t>(nxt);
-        if (!armed || modular<32>::diff(nxt32, st.mark) > 0) st.w_old = st.cwnd;
-        st.cwnd = round_bytes(w);
-        st.mark = nxt32;
-        f_armed::set(bits, 1U);
-        f_first_rtt::set(bits, 0U);
-      }
+      if (f_have_power::get(bits) != 0 && round) round_update(st, bits, armed, ack, nxt);
       st.bits = bits;
     }
 
@@ -1181,6 +1336,41 @@ class theta_powertcp_compact {
                                       max_cwnd_)
                           : beta_fixed_;
       return d;
+    }
+
+    // A tracked tau's reciprocal (derive's tau_div), out of line (on_ack).
+    [[nodiscard, gnu::noinline]] static constexpr detail::invariant_divisor tracked_divisor(
+        std::uint32_t bits) noexcept {
+      return detail::invariant_divisor{static_cast<std::uint64_t>(f_tau::get(bits))};
+    }
+    // Algorithm 2 lines 17-22 at the end of a round, out of line (on_ack): GETCWND(ack.seq - 1)
+    // (line 3: read where the window changes; nothing before it in on_ack changes the windows
+    // or lastUpdateSeq), UPDATEWINDOW, UPDATEOLD.
+    [[gnu::noinline]] constexpr void round_update(flow_state& st, std::uint32_t& bits, bool armed,
+                                                  sequence ack, sequence nxt) const noexcept {
+      derived tracked{};
+      if (f_have_rtt::get(bits) != 0) tracked = derive(duration{f_tau::get(bits)});
+      const derived& d = f_have_rtt::get(bits) != 0 ? tracked : base_;
+      const value_type cwnd = from_u32(st.cwnd);
+      const bool newest =
+          !armed || modular<32>::diff(static_cast<std::uint32_t>(ack - 1), st.mark) >= 0;
+      const value_type cwnd_old = newest ? cwnd : from_u32(st.w_old);
+      const value_type p = st.smooth;
+      const bool uncapped = mul_nonneg(p, d.host_bdp) > cwnd_old;
+      f_branch::set(bits, static_cast<std::uint32_t>(uncapped ? powertcp_branch::update
+                                                              : powertcp_branch::update_capped));
+      const value_type mi = uncapped ? detail::powertcp_quotient(cwnd_old, p) : d.host_bdp;
+      const value_type w =
+          clamp_num(mul_nonneg(gamma_, mi + d.beta) + mul_nonneg(num<value_type>(1) - gamma_, cwnd),
+                    min_cwnd_, max_cwnd_);
+      // UPDATEOLD: cwnd from snd_nxt on; the previous newest window becomes the older one
+      // when snd_nxt moved past lastUpdateSeq (else the newest entry is overwritten).
+      const auto nxt32 = static_cast<std::uint32_t>(nxt);
+      if (!armed || modular<32>::diff(nxt32, st.mark) > 0) st.w_old = st.cwnd;
+      st.cwnd = round_bytes(w);
+      st.mark = nxt32;
+      f_armed::set(bits, 1U);
+      f_first_rtt::set(bits, 0U);
     }
 
     params_type p_{};
