@@ -1210,11 +1210,7 @@ class theta_powertcp_compact {
     template <class E>
     requires(AckFeedback<E>&& RttFeedback<E>)
         [[gnu::always_inline]] constexpr void on_ack(flow_state& st, const E& e) const noexcept {
-      using ft = feedback_traits<E>;
-      const sequence ack = ft::ack_seq(e);
-      const sequence nxt = ft::snd_nxt(e);
-      const duration rtt = ft::rtt(e);
-      const timestamp now = ft::now(e);
+      const duration rtt = feedback_traits<E>::rtt(e);
       std::uint32_t bits = st.bits;
       // §3.3: tau = the minimum RTT observed, when so configured.
       if (p_.tau_source == powertcp_tau::min_rtt && rtt > duration::zero()) {
@@ -1226,48 +1222,12 @@ class theta_powertcp_compact {
         }
       }
       // The configured tau's terms are read in place; a tracked tau derives its own (its
-      // reciprocal here, the rest where the window changes: round_update).
-      const detail::invariant_divisor tau_div =
-          f_have_rtt::get(bits) != 0 ? tracked_divisor(bits) : base_.tau_div;
-      const bool armed = f_armed::get(bits) != 0;
-      // NORMPOWER, Algorithm 2 lines 10-13 (rtt_power::sample).
-      bool valid = false;
-      value_type power{};
-      duration dt{};
-      if (rtt > duration::zero()) {
-        const auto now32 =
-            static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.time_since_epoch().count()));
-        const auto rtt32 =
-            static_cast<std::uint32_t>(rtt.count() < 0xFFFF'FFFFLL ? rtt.count() : 0xFFFF'FFFFLL);
-        if (f_have_prev::get(bits) == 0) {
-          st.prev_t = now32;
-          st.prev_rtt = rtt32;
-          f_have_prev::set(bits, 1U);
-        } else {
-          dt = duration{modular<32>::diff(now32, st.prev_t)};
-          if (dt > duration::zero()) {  // lines 12-13 (rtt_power's steps)
-            power = detail::theta_powertcp_power<value_type>(rtt.count(), std::int64_t{st.prev_rtt},
-                                                             dt.count(), tau_div);
-            valid = true;
-          }
-          if (dt != duration::zero()) {  // a new sample, or a reordered one: remember it
-            st.prev_t = now32;
-            st.prev_rtt = rtt32;
-          }
-        }
+      // reciprocal in ack_steps_tracked, the rest where the window changes: round_update).
+      if (f_have_rtt::get(bits) != 0) {
+        ack_steps_tracked(st, e, bits);
+      } else {
+        ack_steps(st, e, bits, base_.tau_div);
       }
-      if (valid) {  // line 13 smoothing over tau, weight min(dt, tau)/tau
-        if (f_have_power::get(bits) != 0) {
-          st.smooth = detail::theta_powertcp_smooth(st.smooth, power, dt.count(), tau_div);
-        } else {
-          st.smooth = power;
-          f_have_power::set(bits, 1U);
-        }
-      }
-      const bool round = !armed || modular<32>::diff(static_cast<std::uint32_t>(ack), st.mark) >= 0;
-      f_branch::set(bits, static_cast<std::uint32_t>(powertcp_branch::hold));
-      if (f_have_power::get(bits) != 0 && round) round_update(st, bits, armed, ack, nxt);
-      st.bits = bits;
     }
 
     /// @brief The window in force (whole bytes, as a q32 value).
@@ -1338,16 +1298,73 @@ class theta_powertcp_compact {
       return d;
     }
 
-    // A tracked tau's reciprocal (derive's tau_div), out of line (on_ack).
-    [[nodiscard, gnu::noinline]] static constexpr detail::invariant_divisor tracked_divisor(
-        std::uint32_t bits) noexcept {
-      return detail::invariant_divisor{static_cast<std::uint64_t>(f_tau::get(bits))};
+    // on_ack's steps after the minimum-RTT tau, with tau's reciprocal `tau_div`: NORMPOWER
+    // (Algorithm 2 lines 10-13), the smoothing (line 14), the round test and, at the end of a
+    // round, round_update; then the flow's bits. Always inlined into on_ack.
+    template <class E>
+    [[gnu::always_inline]] constexpr void ack_steps(
+        flow_state& st, const E& e, std::uint32_t bits,
+        const detail::invariant_divisor& tau_div) const noexcept {
+      using ft = feedback_traits<E>;
+      const sequence ack = ft::ack_seq(e);
+      const sequence nxt = ft::snd_nxt(e);
+      const duration rtt = ft::rtt(e);
+      const timestamp now = ft::now(e);
+      const bool armed = f_armed::get(bits) != 0;
+      // NORMPOWER, Algorithm 2 lines 10-13 (rtt_power::sample).
+      bool valid = false;
+      value_type power{};
+      duration dt{};
+      if (rtt > duration::zero()) {
+        const auto now32 =
+            static_cast<std::uint32_t>(static_cast<std::uint64_t>(now.time_since_epoch().count()));
+        const auto rtt32 =
+            static_cast<std::uint32_t>(rtt.count() < 0xFFFF'FFFFLL ? rtt.count() : 0xFFFF'FFFFLL);
+        if (f_have_prev::get(bits) == 0) {
+          st.prev_t = now32;
+          st.prev_rtt = rtt32;
+          f_have_prev::set(bits, 1U);
+        } else {
+          dt = duration{modular<32>::diff(now32, st.prev_t)};
+          if (dt > duration::zero()) {  // lines 12-13 (rtt_power's steps)
+            power = detail::theta_powertcp_power<value_type>(rtt.count(), std::int64_t{st.prev_rtt},
+                                                             dt.count(), tau_div);
+            valid = true;
+          }
+          if (dt != duration::zero()) {  // a new sample, or a reordered one: remember it
+            st.prev_t = now32;
+            st.prev_rtt = rtt32;
+          }
+        }
+      }
+      if (valid) {  // line 13 smoothing over tau, weight min(dt, tau)/tau
+        if (f_have_power::get(bits) != 0) {
+          st.smooth = detail::theta_powertcp_smooth(st.smooth, power, dt.count(), tau_div);
+        } else {
+          st.smooth = power;
+          f_have_power::set(bits, 1U);
+        }
+      }
+      const bool round = !armed || modular<32>::diff(static_cast<std::uint32_t>(ack), st.mark) >= 0;
+      f_branch::set(bits, static_cast<std::uint32_t>(powertcp_branch::hold));
+      if (f_have_power::get(bits) != 0 && round) bits = round_update(st, bits, armed, ack, nxt);
+      st.bits = bits;
     }
-    // Algorithm 2 lines 17-22 at the end of a round, out of line (on_ack): GETCWND(ack.seq - 1)
-    // (line 3: read where the window changes; nothing before it in on_ack changes the windows
-    // or lastUpdateSeq), UPDATEWINDOW, UPDATEOLD.
-    [[gnu::noinline]] constexpr void round_update(flow_state& st, std::uint32_t& bits, bool armed,
-                                                  sequence ack, sequence nxt) const noexcept {
+
+    // A tracked tau: its reciprocal (derive's tau_div), then ack_steps; out of line (on_ack).
+    template <class E>
+    [[gnu::noinline]] constexpr void ack_steps_tracked(flow_state& st, const E& e,
+                                                       std::uint32_t bits) const noexcept {
+      ack_steps(st, e, bits,
+                detail::invariant_divisor{static_cast<std::uint64_t>(f_tau::get(bits))});
+    }
+    // Algorithm 2 lines 17-22 at the end of a round, out of line (ack_steps): GETCWND(ack.seq -
+    // 1) (line 3: read where the window changes; nothing before it in on_ack changes the windows
+    // or lastUpdateSeq), UPDATEWINDOW, UPDATEOLD; returns the flow's bits.
+    [[nodiscard, gnu::noinline]] constexpr std::uint32_t round_update(flow_state& st,
+                                                                      std::uint32_t bits,
+                                                                      bool armed, sequence ack,
+                                                                      sequence nxt) const noexcept {
       derived tracked{};
       if (f_have_rtt::get(bits) != 0) tracked = derive(duration{f_tau::get(bits)});
       const derived& d = f_have_rtt::get(bits) != 0 ? tracked : base_;
@@ -1371,6 +1388,7 @@ class theta_powertcp_compact {
       st.mark = nxt32;
       f_armed::set(bits, 1U);
       f_first_rtt::set(bits, 0U);
+      return bits;
     }
 
     params_type p_{};
