@@ -566,4 +566,71 @@ RC_GTEST_PROP(Hpcc, MimdWindowEqualsTheQuotientFormQ32, ()) {
             netcc::clamp_num(mi + c.w_ai, c.min_cwnd, c.max_cwnd));
 }
 
+// The tau/T weight's multiply-high path (T <= 2^31: the rounded dividend fits 64 bits, so the
+// reciprocal's 64-bit division serves) is netcc::ratio's value bit for bit, at the edges of
+// that range (T = 2, 2^31 and one either side) and of tau in (0, T).
+RC_GTEST_PROP(IntUtilisation, TimeWeightMultiplyHighEqualsTheRatio, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  constexpr std::int64_t e31 = std::int64_t{1} << 31;
+  const std::int64_t t = *rc::gen::element<std::int64_t>(
+      2, 3, 10'000, e31 - 1, e31, e31 + 1, *rc::gen::inRange<std::int64_t>(2, e31 + 2),
+      *rc::gen::inRange<std::int64_t>(2, 100'000));
+  const std::int64_t tau = *rc::gen::element<std::int64_t>(1, t - 1, t / 2, (t + 1) / 2,
+                                                           *rc::gen::inRange<std::int64_t>(1, t));
+  const netcc::detail::invariant_divisor d{static_cast<std::uint64_t>(t)};
+  RC_ASSERT(netcc::detail::int_time_weight<q>(netcc::duration{tau}, netcc::duration{t}, &d) ==
+            netcc::ratio<q>(tau, t));
+}
+
+// Line 10's EWMA step in q32 (detail::int_ewma_step: one unsigned product, the sign applied once)
+// is U + w (u - U) with the number type's operators, bit for bit: U and u anywhere in
+// [0, raw_max] (0, 1, the 2^30 clamp, raw_max and random), w in [0, 1] (its edges, 2^-32 steps
+// either side of them and random), and inputs outside those ranges (taking the operator form).
+RC_GTEST_PROP(IntUtilisation, EwmaStepEqualsTheOperatorForm, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  constexpr std::int64_t one = std::int64_t{1} << 32;
+  const auto val = [] {
+    return q::from_raw(*rc::gen::element<std::int64_t>(
+        0, 1, 2, std::int64_t{1} << 62, (std::int64_t{1} << 62) - 1, q::raw_max, q::raw_max - 1,
+        *rc::gen::inRange<std::int64_t>(0, q::raw_max),
+        *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 62),
+        *rc::gen::inRange<std::int64_t>(0, one << 4), -1, -q::raw_max,
+        *rc::gen::arbitrary<std::int64_t>()));
+  };
+  const q big_u = val(), u = val();
+  const q w = q::from_raw(*rc::gen::element<std::int64_t>(
+      0, 1, one / 2, one / 2 + 1, one - 1, one, one + 1, -1,
+      *rc::gen::inRange<std::int64_t>(0, one + 1), *rc::gen::arbitrary<std::int64_t>()));
+  RC_ASSERT(netcc::detail::int_ewma_step(big_u, u, w) == big_u + w * (u - big_u));
+}
+
+// The chosen hop's u' in q32 (detail::int_util_chosen: two 64-bit products when n < 2^30 and
+// e T < 2^63) is int_util_scale::utilisation's value bit for bit, for exact keys with n and e
+// anywhere in 64 bits (at and beside 2^30, e T at and beside 2^63, quotients beyond 64 bits)
+// and T in [1, 2^34) (1, 2^34 - 1 and between).
+RC_GTEST_PROP(IntUtilisation, ChosenHopUtilisationEqualsKeyUtilisation, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  constexpr std::int64_t e34 = std::int64_t{1} << 34;
+  const std::int64_t t = *rc::gen::element<std::int64_t>(
+      1, 2, 10'000, 28'000, e34 - 1, *rc::gen::inRange<std::int64_t>(1, e34),
+      *rc::gen::inRange<std::int64_t>(1, 1'000'000));
+  const auto ut = static_cast<std::uint64_t>(t);
+  const std::uint64_t e63 = std::uint64_t{1} << 63, e30 = std::uint64_t{1} << 30;
+  netcc::detail::int_util_key k;
+  k.exact = true;
+  k.n = *rc::gen::element<std::uint64_t>(
+      0, 1, e30 - 1, e30, e30 + 1, *rc::gen::inRange<std::uint64_t>(0, e30),
+      *rc::gen::inRange<std::uint64_t>(0, 1'000'000), *rc::gen::arbitrary<std::uint64_t>());
+  k.e = *rc::gen::element<std::uint64_t>(1, 2, (e63 - 1) / ut, (e63 - 1) / ut + 1, e63 / ut,
+                                         *rc::gen::inRange<std::uint64_t>(1, 1U << 20),
+                                         *rc::gen::inRange<std::uint64_t>(1, (e63 - 1) / ut + 2),
+                                         *rc::gen::arbitrary<std::uint64_t>());
+  if (k.e == 0) k.e = 1;
+  k.sat = *rc::gen::arbitrary<bool>();
+  const netcc::duration period{t};
+  const q umax = netcc::int_utilisation_max<q>();
+  RC_ASSERT(netcc::detail::int_util_chosen<q>(k, period, umax) ==
+            netcc::detail::int_util_scale{period}.utilisation<q>(k, period, umax));
+}
+
 }  // namespace netcc_tests::control_hpcc

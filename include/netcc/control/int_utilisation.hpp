@@ -200,6 +200,14 @@ template <Number T>
                   T::raw_max;
                   T::from_raw(std::int64_t{});
                 }) {
+    // 0 < tau < T <= 2^31 and F <= 32: the rounded dividend tau 2^F + floor(T / 2) is at most
+    // (2^31 - 1) 2^32 + 2^30 < 2^64, so div_nearest's division is div_floor64's (the 64-bit
+    // dividend's multiply-high by T's reciprocal, inlined), the same quotient.
+    if (T::fraction_bits <= 32 &&
+        static_cast<std::uint64_t>(T::raw_max) >= (std::uint64_t{1} << T::fraction_bits) &&
+        t_div != nullptr && t_div->divisor() <= (std::uint64_t{1} << 31))
+      return T::from_raw(static_cast<std::int64_t>(t_div->div_floor64(
+          (static_cast<std::uint64_t>(tau.count()) << T::fraction_bits) + t_div->divisor() / 2)));
     // 0 < tau < T: tau 2^F / T rounds to at most 2^F (<= raw_max here), so the quotient fits
     // 64 bits and nothing saturates: ratio_by's value without its sign and range handling.
     if (T::fraction_bits < 63 &&
@@ -209,6 +217,42 @@ template <Number T>
           static_cast<u128>(static_cast<std::uint64_t>(tau.count())) << T::fraction_bits)));
   }
   return t_div != nullptr ? ratio_by<T>(tau.count(), *t_div) : ratio<T>(tau.count(), t.count());
+}
+
+/// HPCC Algorithm 1 line 10 (FastTune Algorithm 2 line 10): U + w (u - U), the EWMA step with
+/// the tau/T weight `w`, as the number type's operators compute it. Fixed point, for U and u in
+/// [0, raw_max] and w in [0, 1] (the estimator's: U and u are clamped to [0, umax], the weight
+/// is int_time_weight's): d = u - U lies in [-raw_max, raw_max] (no saturation), the product's
+/// magnitude |d| w_raw is below 2^(63 + F) <= 2^127 (one unsigned 64 x 64 -> 128-bit product),
+/// rounded to nearest with ties away from zero as operator* rounds it (floor((m + 2^(F-1)) /
+/// 2^F) = (m >> F) + bit F-1 of m) and at most |d| (w <= 1), so U + w d lies between U and u:
+/// operator+ cannot saturate and from_raw cannot clamp. Other inputs, other number types: the
+/// operator form.
+template <Number T>
+[[nodiscard, gnu::always_inline]] constexpr T int_ewma_step(T big_u, T u, T w) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if constexpr (T::fraction_bits > 0 && T::fraction_bits < 63) {
+      constexpr std::int64_t one = std::int64_t{1} << T::fraction_bits;
+      // U, u >= 0 and 0 <= w <= 1 in two unsigned comparisons.
+      if (T::raw_max >= one &&
+          ((static_cast<std::uint64_t>(big_u.raw()) | static_cast<std::uint64_t>(u.raw())) >> 63) ==
+              0 &&
+          static_cast<std::uint64_t>(w.raw()) <= static_cast<std::uint64_t>(one)) {
+        const std::int64_t d = u.raw() - big_u.raw();  // both in [0, raw_max]: no overflow
+        const std::uint64_t s = d < 0 ? ~std::uint64_t{0} : 0;
+        const std::uint64_t ad = (static_cast<std::uint64_t>(d) ^ s) - s;  // |d|
+        const u128 m = u128{ad} * static_cast<std::uint64_t>(w.raw());
+        const auto q = static_cast<std::uint64_t>((m + (u128{1} << (T::fraction_bits - 1))) >>
+                                                  T::fraction_bits);  // <= |d|
+        return T::from_raw(big_u.raw() + static_cast<std::int64_t>((q ^ s) - s));
+      }
+    }
+  }
+  return big_u + w * (u - big_u);
 }
 
 /// A hop's u' in the form the fixed-point estimator compares across hops without dividing:
@@ -320,6 +364,39 @@ struct int_util_scale {
     return hop_utilisation<T>(k.dtx, k.dt, k.qmin, k.b, period, umax);
   }
 };
+
+/// The chosen hop's u' (HPCC Algorithm 1 lines 5-6 for the hop lines 7-8 keep), as
+/// int_util_scale::utilisation gives it for an exact key `k` of a hop with B > 0 and dt > 0
+/// over a T in [1, 2^34) (the estimator's exact keys), bit for bit. When n < 2^30 and
+/// e T < 2^63, its numerator n 8e9 (< 2^63) and denominator e T (>= 1: e = B dt >= 1) both fit
+/// 63 bits, so utilisation takes no shift: the same one 128/64-bit division of
+/// n 8e9 2^F + floor(e T / 2), from the two 64-bit products without its 128-bit ones and
+/// width tests; its clamps, to raw_max then to umax (<= raw_max), are one to umax. Other keys:
+/// int_util_scale::utilisation itself.
+template <Number T>
+[[nodiscard, gnu::always_inline]] constexpr T int_util_chosen(const int_util_key& k, duration t,
+                                                              T umax) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if constexpr (T::fraction_bits < 64) {
+      const auto ut = static_cast<std::uint64_t>(t.count());
+      std::uint64_t d = 0;
+      if (k.exact && k.n < (std::uint64_t{1} << 30) && ut - 1 < (std::uint64_t{1} << 34) - 1 &&
+          !__builtin_mul_overflow(k.e, ut, &d) && d - 1 < (std::uint64_t{1} << 63) - 1) {
+        const std::uint64_t n = k.n * 8'000'000'000U;  // < 2^63
+        const u128 x = (u128{n} << T::fraction_bits) + d / 2;
+        if (static_cast<std::uint64_t>(x >> 64) >= d) return umax;  // quotient beyond 64 bits
+        const std::uint64_t q = udiv_128_64(x, d);
+        const auto lim = static_cast<std::uint64_t>(umax.raw());
+        return T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
+      }
+    }
+  }
+  return int_util_scale{t}.template utilisation<T>(k, t, umax);
+}
 
 /// The previous INT record of one hop at wire width (netcc::int_wire_format `Wire`): the hop's
 /// 64-bit wire word (rate code, timestamp, tx counter, queue length in the wire's units), as the
@@ -498,7 +575,7 @@ constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
   if constexpr (std::is_same_v<T, double>) {
     if (best.valid) best.u = hop_utilisation<T>(dkey.dtx, best.tau, dkey.qmin, dkey.b, t, umax);
   } else {
-    if (best.valid && key.exact) best.u = int_util_scale{t}.template utilisation<T>(key, t, umax);
+    if (best.valid && key.exact) best.u = int_util_chosen<T>(key, t, umax);
   }
   if constexpr (Path == int_path::whole) {
     count = static_cast<std::uint8_t>(n);
@@ -511,7 +588,7 @@ constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
     // line 9: tau = min(tau, T); line 10: U = (1 - tau/T) U + (tau/T) u
     if (have_u_out) {
       const T u = u_out;
-      u_out = u + int_time_weight<T>(best.tau, t, t_div) * (best.u - u);
+      u_out = int_ewma_step(u, best.u, int_time_weight<T>(best.tau, t, t_div));
     } else {
       u_out = best.u;
       have_u_out = true;
