@@ -1066,6 +1066,40 @@ RC_GTEST_PROP(TimelyProp, Q32RawProductsAreTheOperatorFormsBitForBit, ()) {
   }
 }
 
+RC_GTEST_PROP(TimelyProp, Q32Line3IsTheOperatorFormBitForBit, ()) {
+  // Line 3 in q32 (the signed product for (1 - alpha) rtt_diff, the sum without operator+'s
+  // overflow test for |new_rtt_diff| < 2^30 ns) against the reference's operators: any alpha
+  // (1/2 and 1/4 make exact ties of the rounding, 1e-12 a zero raw alpha), any rtt_diff (the
+  // ends of the range, odd and small values of both signs), any difference, the edges of the
+  // fast range and beyond it; the sign rule for a zero difference included.
+  using q = netcc::fixed_point<31, 32>;
+  netcc::timely_params p{};
+  p.alpha = *rc::gen::oneOf(
+      rc::gen::element(0.02, 0.5, 0.25, 0.75, 1.0, 1e-12, 0x1p-32),
+      rc::gen::map(rc::gen::inRange(1, 1'000'000), [](int k) { return k / 1'000'000.0; }));
+  const q32_timely::config cfg{p};
+  const reference_q32 ref{cfg.params()};
+  constexpr std::int64_t top = q::raw_max, lim = std::int64_t{1} << 30;
+  const std::int64_t prev = *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(-top, top), rc::gen::inRange<std::int64_t>(-4'096, 4'096),
+      rc::gen::map(rc::gen::inRange<std::int64_t>(-(1LL << 40), 1LL << 40),
+                   [](std::int64_t v) { return v | 1; }),
+      rc::gen::element(top, -top, top - 1, -top + 1, std::int64_t{0}, std::int64_t{1},
+                       std::int64_t{-1}, std::int64_t{1} << 62, -(std::int64_t{1} << 62)));
+  const std::int64_t d = *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(-lim, lim + 1),
+      rc::gen::inRange<std::int64_t>(-(1LL << 40), 1LL << 40),
+      rc::gen::element(std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, lim - 1, -(lim - 1), lim,
+                       -lim, lim + 1, -(lim + 1), std::int64_t{1} << 42));
+  const std::int64_t a = std::int64_t{1} << 43;  // a + d > 0
+  q32_timely::flow_state st = cfg.initial_state();
+  cfg.on_rtt(st, netcc::rtt_event{.now = netcc::timestamp{1}, .rtt = netcc::duration{a}});
+  st.rtt_diff = q::from_raw(prev);
+  const q want = ref.after(st, 2, a + d).second;
+  cfg.on_rtt(st, netcc::rtt_event{.now = netcc::timestamp{2}, .rtt = netcc::duration{a + d}});
+  RC_ASSERT(st.rtt_diff.raw() == want.raw());
+}
+
 RC_GTEST_PROP(TimelyProp, Q32MbpsIsTheExactQuotient, ()) {
   // Rates to q32 Mbps (a 64-bit division by the constant 31250 below 2^36 bps, else a 128-bit
   // reciprocal): the initial rate is ratio(bps, 1e6) clamped into [min_rate, line_rate], for
@@ -1086,6 +1120,25 @@ RC_GTEST_PROP(TimelyProp, Q32MbpsIsTheExactQuotient, ()) {
   q lo = netcc::ratio_up<q>(1, 1'000'000), hi = netcc::ratio_down<q>(line, 1'000'000);
   if (hi < lo) hi = lo;
   RC_ASSERT(cc.rate_mbps() == std::clamp(netcc::ratio<q>(init, 1'000'000), lo, hi));
+}
+
+RC_GTEST_PROP(TimelyProp, Q32Div31250IsTheOperatorQuotient, ()) {
+  // detail::timely_div_31250 (the multiplication that replaced the operator's division by the
+  // constant in the rates to q32 Mbps) is x / 31250 for every x below 2^63: any x, multiples of
+  // 31250 and their neighbours, the top of the range, and the dividends mbps() forms from rates
+  // below 2^36 bps (bps 2^27 + 15625).
+  const std::uint64_t top = std::uint64_t{1} << 63;
+  const std::uint64_t k = *rc::gen::inRange<std::uint64_t>(0, top / 31'250 + 1);
+  const std::uint64_t bps = *rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 36);
+  const std::uint64_t x =
+      *rc::gen::oneOf(rc::gen::inRange<std::uint64_t>(0, top),
+                      rc::gen::just(k * 31'250 > 0 ? k * 31'250 - 1 : 0), rc::gen::just(k * 31'250),
+                      rc::gen::just(k * 31'250 + 31'249 < top ? k * 31'250 + 31'249 : top - 1),
+                      rc::gen::element(std::uint64_t{0}, std::uint64_t{31'249},
+                                       std::uint64_t{31'250}, top - 1, top - 31'250, top - 31'251),
+                      rc::gen::just((bps << 27) + 15'625));
+  RC_ASSERT(x < top);
+  RC_ASSERT(netcc::detail::timely_div_31250(x) == x / 31'250);
 }
 
 TEST(Timely, StateSizes) {

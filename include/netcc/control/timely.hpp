@@ -152,6 +152,22 @@
 
 namespace netcc {
 
+namespace detail {
+// floor(x / 31250) for x < 2^63 by one 64 x 64 -> 128-bit product and a shift, the quotient of
+// basic_timely's rates to q32 Mbps (§5's send meter and application test). g++ leaves a division
+// by a constant as a division instruction in code it lays out as cold, which the meter's window
+// rate (a division by the window) then waited for on every closed window: this form has no
+// division whatever the layout. Proof: m = ceil(2^78 / 31250) < 2^64 and e = 31250 m - 2^78 in
+// [0, 31250) (31250 does not divide 2^78); with x = 31250 q + r, 0 <= r < 31250, x m / 2^78 =
+// q + r / 31250 + x e / (31250 2^78), and x e < 2^63 2^15 = 2^78, so the sum of the last two
+// terms is below (r + 1) / 31250 <= 1: the floor is q.
+[[nodiscard, gnu::always_inline]] constexpr std::uint64_t timely_div_31250(
+    std::uint64_t x) noexcept {
+  constexpr std::uint64_t m = static_cast<std::uint64_t>((u128{1} << 78) / 31'250 + 1);
+  return static_cast<std::uint64_t>((u128{x} * m) >> 78);
+}
+}  // namespace detail
+
 /// @brief TIMELY's RTT (§3.1): completion time minus send time minus the serialisation of the
 /// segment at the NIC line rate,
 /// \f$ RTT = t_{completion} - t_{send} - \mathit{seg.size} / \mathit{line\_rate} \f$.
@@ -537,8 +553,8 @@ class basic_timely {
     static constexpr detail::invariant_divisor per_mbps{1'000'000};
     // Fixed point with F >= 6 fraction bits and 0 <= bps < 2^(68-F) (q32: 68.7 Gbps): 1e6 = 2^6
     // 15625, so (bps 2^F + 500000) / 1e6 = (bps 2^(F-5) + 15625) / 31250 exactly, below 2^63:
-    // its floor, ratio's rounding to nearest, by a 64-bit division by a constant (a
-    // multiplication) instead of per_mbps's 128-bit reciprocal.
+    // its floor, ratio's rounding to nearest, by one multiplication (detail::timely_div_31250)
+    // instead of per_mbps's 128-bit reciprocal.
     static constexpr value_type mbps(bit_rate r) noexcept {
       if constexpr (requires { value_type::fraction_bits; }) {
         constexpr int fb = value_type::fraction_bits;
@@ -546,7 +562,7 @@ class basic_timely {
           const std::int64_t b = r.bps();
           if (b >= 0 && b < (std::int64_t{1} << (68 - fb)))
             return in_range(static_cast<std::int64_t>(
-                ((static_cast<std::uint64_t>(b) << (fb - 5)) + 15'625) / 31'250));
+                detail::timely_div_31250((static_cast<std::uint64_t>(b) << (fb - 5)) + 15'625)));
         }
       }
       return ratio_by<value_type>(r.bps(), per_mbps);
@@ -794,34 +810,43 @@ class basic_timely {
     }
 
     // Line 3: (1 - alpha) rtt_diff + alpha new_rtt_diff, new_rtt_diff = d ns in us. Fixed point:
-    // mul_unit(prev, keep_) + mul_unit(us_of(d), alpha_) bit for bit (operator+ saturating): the
-    // magnitudes of both terms are multiplied unsigned and their signs applied once (|prev| <=
-    // raw_max; us_of's quotient below 2^62 for |d| < 2^(62-F)); beyond that d, us_of's 128-bit
-    // path as before. Double: the same expression.
+    // mul_unit(prev, keep_) + mul_unit(us_of(d), alpha_) bit for bit (operator+ saturating).
+    // rtt_diff is the one value each completion carries to the next through this sum (the
+    // gradient's sign, and so the branches of lines 5-14, wait for it), so its term is kept short:
+    // - (1 - alpha) prev by one signed 64 x 64 -> 128-bit product, K = keep_'s raw in [0, 2^F]:
+    //   (prev K + 2^(F-1) - [prev < 0]) >> F (arithmetic) is mul_unit's |prev| K rounded to
+    //   nearest, ties away from zero, with prev's sign: for prev >= 0 it is the same expression;
+    //   for prev < 0, with m = |prev| K, floor((2^(F-1) - 1 - m) / 2^F) = -ceil((m - 2^(F-1) + 1)
+    //   / 2^F) = -floor((m + 2^(F-1)) / 2^F). |prev K| < 2^95: no overflow.
+    // - alpha new_rtt_diff on magnitudes, d's sign applied once: q = |us_of(d)| = (|d| 2^F + 500)
+    //   / 1000 below 2^52 for |d| < 2^(62-F) (q32: RTT differences up to 1.07 s).
+    // - the sum without operator+'s overflow test and from_raw's clamp, which cannot act there:
+    //   K + A = 2^F (A = alpha_'s raw; keep_ = 1 - alpha_), so A = 0 leaves the sum at prev, and
+    //   A >= 1 bounds it by |prev| K / 2^F + 1/2 + 2^52 A / 2^F + 1/2 <= raw_max - A (raw_max -
+    //   2^52) / 2^F + 1 < raw_max.
+    // Beyond that d, us_of's 128-bit path and operator+'s saturation as before. Double: the same
+    // expression.
     [[nodiscard, gnu::always_inline]] constexpr value_type ewma(value_type prev,
                                                                 std::int64_t d) const noexcept {
       if constexpr (requires { value_type::fraction_bits; }) {
         constexpr int fb = value_type::fraction_bits;
         constexpr std::int64_t lim = std::int64_t{1} << (62 - fb);
         const std::int64_t r = prev.raw();
-        const std::uint64_t ps = r < 0 ? ~std::uint64_t{0} : 0;
-        const std::uint64_t kept = (mul_unit_raw((static_cast<std::uint64_t>(r) ^ ps) - ps,
-                                                 static_cast<std::uint64_t>(keep_.raw())) ^
-                                    ps) -
-                                   ps;
-        std::int64_t added = 0;
+        const auto kept = static_cast<std::int64_t>(
+            (detail::i128{r} * keep_.raw() + ((std::int64_t{1} << (fb - 1)) - (r < 0 ? 1 : 0))) >>
+            fb);
         if (d > -lim && d < lim) {
           const std::uint64_t ds = d < 0 ? ~std::uint64_t{0} : 0;
           const std::uint64_t mag = (static_cast<std::uint64_t>(d) ^ ds) - ds;
           const std::uint64_t q = ((mag << fb) + 500) / 1000;  // |us_of(d)|
-          added = static_cast<std::int64_t>(
+          const auto added = static_cast<std::int64_t>(
               (mul_unit_raw(q, static_cast<std::uint64_t>(alpha_.raw())) ^ ds) - ds);
-        } else {
-          added = mul_unit(us_of(d), alpha_).raw();
+          return in_range(kept + added);  // within +-raw_max (above)
         }
+        const std::int64_t added = mul_unit(us_of(d), alpha_).raw();
         std::int64_t sum = 0;  // operator+ on the two (each within +-raw_max)
-        if (__builtin_add_overflow(static_cast<std::int64_t>(kept), added, &sum))
-          return static_cast<std::int64_t>(kept) > 0 ? value_type::max() : value_type::lowest();
+        if (__builtin_add_overflow(kept, added, &sum))
+          return kept > 0 ? value_type::max() : value_type::lowest();
         return value_type::from_raw(sum);
       } else {
         return mul_unit(prev, keep_) + mul_unit(us_of(d), alpha_);
