@@ -1186,6 +1186,30 @@ RC_GTEST_PROP(SwiftProp, Q32AdditiveIncreaseIsTheExactQuotient, ()) {
   RC_ASSERT(cc.fabric_window() == (expect < cap ? expect : cap));
 }
 
+RC_GTEST_PROP(SwiftProp, Q32IncreaseDividendCarriesIntoItsHighHalf, ()) {
+  // The additive increase's dividend ai num_acked 2^F + cwnd / 2, built from two 64-bit halves:
+  // with ai's fraction within 2^-8 of 1 and windows of 2 to 2^30 packets the low half carries
+  // into the high one on most cases; the increase is operator/'s value bit for bit, as in
+  // Q32AdditiveIncreaseIsTheExactQuotient (one MSS, so num_acked = 1 and ai itself).
+  using q = netcc::fixed_point<31, 32>;
+  const std::int64_t k = *rc::gen::inRange<std::int64_t>(0, 1 << 20);
+  const std::int64_t j = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 1 << 24),
+                                         rc::gen::element<std::int64_t>(1, 2, 1 << 24));
+  const double ai = static_cast<double>(k) + static_cast<double>((1LL << 32) - j) * 0x1p-32;
+  const double w0 = *rc::gen::oneOf(
+      rc::gen::element(2.0, 1e6, 1073741824.0),
+      rc::gen::map(rc::gen::inRange(10, 300), [](int e) { return std::exp2(e / 10.0); }));
+  swift_q32 cc{{.ai = ai, .max_cwnd = netcc::swift_window_limit, .init_cwnd = w0}};
+  RC_ASSERT(q{ai}.raw() == k * (1LL << 32) + (1LL << 32) - j);  // ai exact in q32
+  const q w = cc.fabric_window();
+  cc.on_ack(netcc::ack_event{
+      .now = netcc::timestamp{1'000}, .acked = netcc::bytes{1460}, .rtt = netcc::duration{1'000}});
+  RC_ASSERT(cc.last_branch() == netcc::swift_branch::increase);
+  const q cap = netcc::num_down<q>(netcc::swift_window_limit);
+  const q expect = w + q{ai} / w;
+  RC_ASSERT(cc.fabric_window() == (expect < cap ? expect : cap));
+}
+
 namespace {
 
 // detail::mul_rsqrt_estimate (rsqrt's table seed alone) against detail::mul_rsqrt (the seed
