@@ -724,19 +724,21 @@ class network {
     [[nodiscard]] bool empty() const noexcept { return n_wheel_ == 0 && far_.empty(); }
     [[nodiscard]] std::size_t capacity() const noexcept {
       std::size_t c = far_.capacity();
-      for (const auto& s : slots_) c += s.events.capacity();
+      for (const auto& s : slots_) c += s.cap;
       return c;
     }
+    // A push runs a few instructions inline; the far heap and a slot's growth are out of line.
     void push(const event& e) {
-      if (static_cast<std::uint64_t>(e.t - cursor_) >= wheel_slots) {
-        far_.push(e);
-        if (far_known_ && later(far_top_, e)) far_top_ = e;
+      if (static_cast<std::uint64_t>(e.t - cursor_) >= wheel_slots) [[unlikely]] {
+        push_far(e);
         return;
       }
       const auto s = static_cast<std::size_t>(e.t) & slot_mask;
-      auto& v = slots_[s].events;
-      v.push_back(e);
-      __builtin_prefetch(reinterpret_cast<const char*>(v.data() + v.size()) + 64, 1);
+      slot& sl = slots_[s];
+      if (sl.size == sl.cap) [[unlikely]]
+        grow(sl);
+      sl.events[sl.size++] = e;
+      __builtin_prefetch(reinterpret_cast<const char*>(sl.events.get() + sl.size) + 64, 1);
       bits_[s >> 6] |= std::uint64_t{1} << (s & 63);
       if (n_wheel_ == 0 || e.t < front_t_) {
         front_t_ = e.t;
@@ -754,12 +756,9 @@ class network {
       }
       push(e);
       slot& s = slots_[static_cast<std::size_t>(e.t) & slot_mask];
-      auto it = s.events.end() - 1;
-      while (it - s.events.begin() > static_cast<std::ptrdiff_t>(s.head) &&
-             (it - 1)->order_kind > it->order_kind) {
-        std::iter_swap(it - 1, it);
-        --it;
-      }
+      for (std::uint32_t k = s.size - 1;
+           k > s.head && s.events[k - 1].order_kind > s.events[k].order_kind; --k)
+        std::swap(s.events[k - 1], s.events[k]);
     }
     // The event `d` places after the next one in the wheel, looking past its first slot into
     // the next non-empty ones (the heap's events are not counted); null if the wheel has fewer.
@@ -769,9 +768,9 @@ class network {
       std::size_t s = front_;
       std::size_t i = slots_[s].head + d;
       for (int hop = 0; hop < 4; ++hop) {
-        const auto& v = slots_[s].events;
-        if (i < v.size()) return &v[i];
-        i -= v.size();
+        const slot& v = slots_[s];
+        if (i < v.size) return &v.events[i];
+        i -= v.size;
         std::size_t w = (s + 1) & slot_mask;
         std::uint64_t bits = bits_[w >> 6] & (~std::uint64_t{0} << (w & 63));
         w >>= 6;
@@ -808,8 +807,8 @@ class network {
       const event e = *w;
       cursor_ = e.t;
       slot& s = slots_[front_];
-      if (++s.head == s.events.size()) {  // the slot is done: on to the next non-empty one
-        s.events.clear();
+      if (++s.head == s.size) {  // the slot is done: on to the next non-empty one
+        s.size = 0;
         s.head = 0;
         bits_[front_ >> 6] &= ~(std::uint64_t{1} << (front_ & 63));
         if (--n_wheel_ != 0) find_front();
@@ -850,10 +849,27 @@ class network {
       front_ = (w << 6) | static_cast<std::size_t>(std::countr_zero(bits));
       front_t_ = cursor_ + static_cast<std::int64_t>((front_ - c) & slot_mask);
     }
+    // The events of one time, in insertion order: a buffer that grows as a vector does (one
+    // event, then doubling) and keeps its room when emptied. 24 B.
     struct slot {
-      std::vector<event> events;  // the events of one time, in insertion order
-      std::size_t head = 0;       // the next one
+      std::unique_ptr<event[]> events;
+      std::uint32_t size = 0;  // events held (at most 2^31: grow refuses more)
+      std::uint32_t cap = 0;   // room
+      std::uint32_t head = 0;  // the next one
     };
+    [[gnu::noinline]] void push_far(const event& e) {
+      far_.push(e);
+      if (far_known_ && later(far_top_, e)) far_top_ = e;
+    }
+    [[gnu::noinline]] static void grow(slot& s) {
+      constexpr std::uint32_t most = std::uint32_t{1} << 31;
+      if (s.cap >= most) throw std::length_error("netcc::testbench: over 2^31 events at one time");
+      const std::uint32_t cap = s.cap == 0 ? 1 : 2 * s.cap;
+      auto b = std::make_unique_for_overwrite<event[]>(cap);
+      std::copy(s.events.get(), s.events.get() + s.size, b.get());
+      s.events = std::move(b);
+      s.cap = cap;
+    }
     std::array<slot, wheel_slots> slots_{};
     std::array<std::uint64_t, wheel_slots / 64> bits_{};
     std::size_t n_wheel_ = 0;
@@ -933,20 +949,21 @@ class network {
     pfc_port_state pfc{};         // PFC: this ingress port has paused its upstream neighbour
     timestamp paused_since{};
   };
-  struct node_state {
-    bool host = false;
-    switch_config sw{};
-    std::vector<port_state> ports{};
-    bytes held{};                  // shared buffer: the bytes its egress queues hold together
-    std::uint32_t sw_index = 0;    // switches: row of the route table
-    std::uint32_t edge_index = 0;  // switches with hosts: column of the route table (else none)
+  // A node; what a host's scheduler reads (kick_host) comes first, in one cache line.
+  struct alignas(64) node_state {
     // Flows sent from this host that may still send (started and not finished), by id; the
     // scheduler looks at these only.
     std::vector<flow_id> active{};
-    std::vector<fasttune_flow_state> fasttune{};  // FastTune NewACK, by flow id
+    std::vector<port_state> ports{};
     flow_id rr = 0;  // round-robin: the scan starts at the first active flow with id >= rr
+    bool host = false;
     bool wakeup_pending = false;
     timestamp wakeup_at = timestamp::max();
+    switch_config sw{};
+    bytes held{};                  // shared buffer: the bytes its egress queues hold together
+    std::uint32_t sw_index = 0;    // switches: row of the route table
+    std::uint32_t edge_index = 0;  // switches with hosts: column of the route table (else none)
+    std::vector<fasttune_flow_state> fasttune{};  // FastTune NewACK, by flow id
   };
   // What every packet through a node reads of it, compact (16 B a node, so the table of a
   // 1024-host fat-tree stays in the cache): its ports, its route-table row and its switch
@@ -1069,6 +1086,7 @@ class network {
   // State: (switches x edge switches) four-byte entries plus the distinct lists, e.g. 2.6 MB for
   // a 16,384-host fat-tree (1280 switches x 512 ToRs), against nodes^2 lists before.
   void route() {
+    memo_ = {};  // ports chosen under the routes before
     const std::size_t n = nodes_.size();
     std::vector<node_id> edges;
     std::uint32_t switches = 0;
@@ -1275,7 +1293,11 @@ class network {
   // Start loading what event `e` will touch first while the current one runs (the packet of an
   // arrival, the port of a finished transmission): at a thousand hosts these are cache misses
   // that dominate the run. A hint only: it changes no state.
-  void prefetch(const event& e) const noexcept {
+  //
+  // The prefetch stages are always inlined into run_until. A stage left out of line is a call
+  // to a function without side effects (a prefetch is none, for the compiler), and g++ -O2/-O3
+  // deletes such a call whose result is unused: out of line, the stages compile to nothing.
+  [[gnu::always_inline]] void prefetch(const event& e) const noexcept {
     if (e.kind() == ev::arrive) {
       __builtin_prefetch(&pool_[e.b]);
     } else if (e.kind() == ev::tx_done) {
@@ -1286,7 +1308,7 @@ class network {
   // arrival at a switch loads its egress port and, for INT, the line of the record it will push
   // (its other records wait for the ACK); at a host, its flow and, for an ACK, the records it
   // hands to the controller. A finished transmission loads the packet it sends next.
-  void prefetch_next(const event& e) const noexcept {
+  [[gnu::always_inline]] void prefetch_next(const event& e) const noexcept {
     if (e.kind() == ev::arrive) {
       const packet& pk = pool_[e.b];
       const std::uint8_t flags = hot_[e.a].flags;
@@ -1303,7 +1325,9 @@ class network {
       }
       const port_choices c = choices(e.a, pk.dst);
       if (c.count == 0) return;
-      const port_state& p = hot_[e.a].ports[ecmp(e.a, c, pk.flow)];
+      const std::uint32_t pi = ecmp(e.a, c, pk.flow);
+      memo_[memo_slot(e.order_kind)] = {e.order_kind, pi};
+      const port_state& p = hot_[e.a].ports[pi];
       __builtin_prefetch(&p);
       __builtin_prefetch(reinterpret_cast<const char*>(&p) + 64);
       if ((flags & f_int) != 0 && pk.kind == packet_kind::data &&
@@ -1321,7 +1345,7 @@ class network {
   // The third stage, for the next event (its packet, port and flow loaded by the first two):
   // an arrival at a switch loads the slot of the egress queue it may join, an ACK at its
   // sender the sender's controller.
-  void prefetch_last(const event& e) const noexcept {
+  [[gnu::always_inline]] void prefetch_last(const event& e) const noexcept {
     if (e.kind() != ev::arrive) return;
     const packet& pk = pool_[e.b];
     if ((hot_[e.a].flags & f_host) != 0) {
@@ -1333,14 +1357,18 @@ class network {
       __builtin_prefetch(c + 64);
       return;
     }
-    const port_choices c = choices(e.a, pk.dst);
-    if (c.count == 0) return;
-    const port_state& p = hot_[e.a].ports[ecmp(e.a, c, pk.flow)];
+    std::uint32_t pi = 0;
+    if (!remembered_port(e.order_kind, pi)) {
+      const port_choices c = choices(e.a, pk.dst);
+      if (c.count == 0) return;
+      pi = ecmp(e.a, c, pk.flow);
+    }
+    const port_state& p = hot_[e.a].ports[pi];
     if (const std::uint32_t* t = p.q.tail(pk.control ? ctl_q : data_q); t != nullptr)
       __builtin_prefetch(t, 1);
   }
   // The INT slot of packet `i`, if the pool has one (whether or not the packet carries INT).
-  void prefetch_int(std::uint32_t i) const noexcept {
+  [[gnu::always_inline]] void prefetch_int(std::uint32_t i) const noexcept {
     if (i >= int_pool_.size()) return;
     const auto* r = reinterpret_cast<const char*>(&int_pool_[i]);
     for (std::size_t b = 0; b < sizeof(int_record_slots); b += 64) __builtin_prefetch(r + b);
@@ -1625,14 +1653,17 @@ class network {
   void on_arrive(node_id n, std::uint32_t idx) {
     packet& pk = pool_[idx];
     if ((hot_[n].flags & f_host) == 0) {
-      const port_choices choices = this->choices(n, pk.dst);
-      if (choices.count == 0) {  // unreachable: counted as a drop at the first port
-        if (!nodes_[n].ports.empty()) ++nodes_[n].ports[0].stats.drops;
-        dropped_ += static_cast<std::uint64_t>(pk.size.count());
-        free_packet(idx);
-        return;
+      std::uint32_t pi = 0;
+      if (!remembered_port(cur_order_, pi)) {
+        const port_choices choices = this->choices(n, pk.dst);
+        if (choices.count == 0) {  // unreachable: counted as a drop at the first port
+          if (!nodes_[n].ports.empty()) ++nodes_[n].ports[0].stats.drops;
+          dropped_ += static_cast<std::uint64_t>(pk.size.count());
+          free_packet(idx);
+          return;
+        }
+        pi = ecmp(n, choices, pk.flow);
       }
-      const std::uint32_t pi = ecmp(n, choices, pk.flow);
       if ((hot_[n].flags & f_fasttune) != 0) fasttune_at(n, pi, idx);
       enqueue(n, pi, idx);
       return;
@@ -1683,6 +1714,27 @@ class network {
   [[nodiscard]] static std::uint32_t ecmp(node_id n, port_choices choices, flow_id f) noexcept {
     return choices.count == 1 ? choices.ports[0]
                               : choices.ports[(f * 2654435761u ^ n) % choices.count];
+  }
+
+  // The egress ports the second prefetch stage chose for arrivals at switches, by the arrival
+  // event's (order, kind) word, which no other event has: the third stage and the arrival
+  // itself take the port from here instead of looking the route up again (a few entries,
+  // overwritten as they go; a miss looks it up). The port is a function of the node, the
+  // packet's destination and flow and the routes, which change only between runs (route()
+  // clears the entries).
+  struct port_memo {
+    std::uint64_t order_kind = ~std::uint64_t{0};  // no event has it (orders are < 2^56)
+    std::uint32_t port = 0;
+  };
+  static constexpr std::size_t memo_size = 8;  // a power of two
+  [[nodiscard]] static std::size_t memo_slot(std::uint64_t order_kind) noexcept {
+    return static_cast<std::size_t>(order_kind >> 8) & (memo_size - 1);
+  }
+  [[nodiscard]] bool remembered_port(std::uint64_t order_kind, std::uint32_t& port) const noexcept {
+    const port_memo& m = memo_[memo_slot(order_kind)];
+    if (m.order_kind != order_kind) return false;
+    port = m.port;
+    return true;
   }
 
   // FastTune Algorithm 1 at switch `n` for a packet leaving through port `pi`. Data: the INT of
@@ -2237,6 +2289,7 @@ class network {
   std::uint64_t dropped_ = 0;
   std::uint64_t out_of_order_ = 0;
   bool routed_ = false;
+  mutable std::array<port_memo, memo_size> memo_{};  // prefetch_next writes it
   bool sampling_ = false;
   bool over_limit_ = false;
   std::uint64_t static_bytes_ = 0;  // flows, nodes, ports, routes (route()), FastTune tables
