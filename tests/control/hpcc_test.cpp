@@ -633,4 +633,45 @@ RC_GTEST_PROP(IntUtilisation, ChosenHopUtilisationEqualsKeyUtilisation, ()) {
             netcc::detail::int_util_scale{period}.utilisation<q>(k, period, umax));
 }
 
+// Eq. 4 / line 14's raw-integer form in q32 (detail::mimd_window with the configuration's
+// raw_ranges and W^c, U below 2^62 raw) is the operator form bit for bit: mul_nonneg's products,
+// operator/ and the saturating sum clamped to [min_cwnd, max_cwnd]. W^c and U across and beyond
+// that range (0, 2^62 and one either side, raw_max, negative, random); eta at 0, 1, one step
+// above 1 and between; max_cwnd, W_AI and min_cwnd from the parameters or anywhere, the flag
+// recomputed (detail::int_window_raw_ranges) or left false.
+RC_GTEST_PROP(Hpcc, MimdWindowRawFormEqualsTheOperatorFormQ32, ()) {
+  using q = netcc::fixed_point<31, 32>;
+  constexpr std::int64_t e62 = std::int64_t{1} << 62, one = std::int64_t{1} << 32;
+  const auto raw = [=] {
+    return q::from_raw(*rc::gen::element<std::int64_t>(
+        0, 1, e62 - 1, e62, e62 + 1, q::raw_max, -1, *rc::gen::inRange<std::int64_t>(0, e62),
+        *rc::gen::inRange<std::int64_t>(0, one << 30), *rc::gen::inRange<std::int64_t>(0, one),
+        *rc::gen::arbitrary<std::int64_t>()));
+  };
+  netcc::hpcc_params p = base_params();
+  p.max_cwnd = netcc::bytes{
+      *rc::gen::element<std::int64_t>(0, 1500, 125'000, (1 << 30) - 1, 1 << 30, 0x7FFF'FFFF)};
+  p.w_ai = netcc::bytes{*rc::gen::element<std::int64_t>(0, 1, 625)};
+  auto c = netcc::detail::make_int_window_config<q>(p, netcc::hpcc_params{});
+  RC_ASSERT(c.raw_ranges == (p.max_cwnd < netcc::bytes{1 << 30}));
+  const q wc =
+      *rc::gen::arbitrary<bool>()
+          ? raw()
+          : q::from_raw(*rc::gen::inRange<std::int64_t>(c.min_cwnd.raw(), c.max_cwnd.raw() + 1));
+  if (*rc::gen::arbitrary<bool>()) {
+    c.eta = q::from_raw(*rc::gen::element<std::int64_t>(0, 1, one - 1, one, one + 1,
+                                                        *rc::gen::inRange<std::int64_t>(0, one + 1),
+                                                        *rc::gen::arbitrary<std::int64_t>()));
+    if (*rc::gen::arbitrary<bool>()) c.max_cwnd = raw();
+    if (*rc::gen::arbitrary<bool>()) c.w_ai = raw();
+    if (*rc::gen::arbitrary<bool>()) c.min_cwnd = raw();
+    c.raw_ranges = *rc::gen::arbitrary<bool>() && netcc::detail::int_window_raw_ranges(c);
+  }
+  const q u = raw();
+  const q wc_eta = netcc::mul_nonneg(wc, c.eta);
+  const q mi = netcc::mul_nonneg(u, c.max_cwnd) > wc_eta ? wc_eta / u : c.max_cwnd;
+  RC_ASSERT(netcc::detail::mimd_window(wc, u, c) ==
+            netcc::clamp_num(mi + c.w_ai, c.min_cwnd, c.max_cwnd));
+}
+
 }  // namespace netcc_tests::control_hpcc

@@ -158,7 +158,35 @@ struct int_window_config {
   duration t{};
   /// T's reciprocal: the tau/T weight of the utilisation EWMA without a division per ACK.
   invariant_divisor t_div{};
+  /// int_window_raw_ranges(*this), set by make_int_window_config: eta in [0, 1] and max_cwnd,
+  /// min_cwnd and W_AI in [0, 2^62) raw, the ranges mimd_window's raw-integer path needs. A
+  /// hand-built configuration keeps false: the operator form.
+  bool raw_ranges = false;
 };
+
+/// True when `c` lies in the ranges of mimd_window's raw-integer path: a fixed-point type with
+/// 0 < F <= 32 and raw_max >= 2^62, eta in [0, 1] (raw at most 2^F), max_cwnd, min_cwnd and
+/// W_AI in [0, 2^62) raw. make_int_window_config's values are whenever the largest window is
+/// below 2^30 B (eta in (0, 1]; min_cwnd and W_AI at most max_cwnd); a larger one keeps the
+/// operator form.
+template <Number T>
+[[nodiscard]] constexpr bool int_window_raw_ranges(const int_window_config<T>& c) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if constexpr (T::fraction_bits > 0 && T::fraction_bits <= 32 &&
+                  static_cast<std::uint64_t>(T::raw_max) >= (std::uint64_t{1} << 62)) {
+      const auto e = static_cast<std::uint64_t>(c.eta.raw());
+      const auto m = static_cast<std::uint64_t>(c.max_cwnd.raw());
+      const auto lo = static_cast<std::uint64_t>(c.min_cwnd.raw());
+      const auto ai = static_cast<std::uint64_t>(c.w_ai.raw());
+      return e <= (std::uint64_t{1} << T::fraction_bits) && ((m | lo | ai) >> 62) == 0;
+    }
+  }
+  return false;
+}
 
 /// Sanitise the shared fields of `p` against the defaults `d` and derive W_AI, W_init and the
 /// window cap (HPCC §3.3; FastTune §III-C.2 and §V-A).
@@ -193,6 +221,7 @@ template <Number T, class P>
   c.w_ai = clamp_num(num<T>(ai), num<T>(0), c.max_cwnd);
   c.cwnd_init =
       clamp_num(from(p.cwnd_init > bytes::zero() ? p.cwnd_init : bdp), c.min_cwnd, c.max_cwnd);
+  c.raw_ranges = int_window_raw_ranges(c);
   return c;
 }
 
@@ -200,8 +229,39 @@ template <Number T, class P>
 /// [min_cwnd, max_cwnd], with no division by a U so small that the quotient exceeds max_cwnd.
 /// Fixed point: wc_eta and u are positive there, so the quotient is taken in unsigned 128-bit
 /// arithmetic (the same value as the policy's operator/, rounded to nearest, ties up).
+///
+/// With c.raw_ranges (int_window_raw_ranges) and W^c and U in [0, 2^62) raw (windows below
+/// 2^31 B, U at most the 2^30 clamp), the same value bit for bit on raw integers (W = W^c,
+/// E = eta, M = max_cwnd, all raw): W E rounds to at most W (E <= 2^F), so mul_nonneg's clamp
+/// cannot act and wc_eta < 2^62 < raw_max; U M (< 2^124) rounded is compared unclamped (its
+/// clamp to raw_max leaves the comparison with a wc_eta below raw_max unchanged); the test
+/// implies U > 0 and, as above, a quotient at most M + 1 < 2^63 (no clamp); the sum with W_AI
+/// is below 2^63 (no saturation) and is clamped as clamp_num clamps it.
 template <Number T>
 [[nodiscard]] constexpr T mimd_window(T wc, T u, const int_window_config<T>& c) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if constexpr (T::fraction_bits > 0 && T::fraction_bits <= 32) {
+      const auto w = static_cast<std::uint64_t>(wc.raw());
+      const auto uu = static_cast<std::uint64_t>(u.raw());
+      if (c.raw_ranges && ((w | uu) >> 62) == 0) {
+        const auto e = static_cast<std::uint64_t>(c.eta.raw());
+        const auto m = static_cast<std::uint64_t>(c.max_cwnd.raw());
+        constexpr u128 half = u128{1} << (T::fraction_bits - 1);
+        const auto we = static_cast<std::uint64_t>((u128{w} * e + half) >> T::fraction_bits);
+        std::uint64_t mi = m;
+        if (((u128{uu} * m + half) >> T::fraction_bits) > we)  // U M / 2^F > W^c eta: U > 0
+          mi = udiv_128_64((u128{we} << T::fraction_bits) + uu / 2, uu);  // <= M + 1
+        auto r = static_cast<std::int64_t>(mi + static_cast<std::uint64_t>(c.w_ai.raw()));
+        if (!(r >= c.min_cwnd.raw())) r = c.min_cwnd.raw();
+        if (r > c.max_cwnd.raw()) r = c.max_cwnd.raw();
+        return T::from_raw(r);
+      }
+    }
+  }
   const T wc_eta = mul_nonneg(wc, c.eta);
   T mi = c.max_cwnd;
   if (mul_nonneg(u, c.max_cwnd) > wc_eta) {
