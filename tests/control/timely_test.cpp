@@ -1123,8 +1123,8 @@ RC_GTEST_PROP(TimelyProp, Q32MbpsIsTheExactQuotient, ()) {
 }
 
 RC_GTEST_PROP(TimelyProp, Q32Div31250IsTheOperatorQuotient, ()) {
-  // detail::timely_div_31250 (the multiplication that replaced the operator's division by the
-  // constant in the rates to q32 Mbps) is x / 31250 for every x below 2^63: any x, multiples of
+  // The division by 31250 of the rates to q32 Mbps (invariant_divisor's multiply-high, which
+  // replaced the operator's division by the constant) is x / 31250 for every x below 2^63: any x, multiples of
   // 31250 and their neighbours, the top of the range, and the dividends mbps() forms from rates
   // below 2^36 bps (bps 2^27 + 15625).
   const std::uint64_t top = std::uint64_t{1} << 63;
@@ -1138,7 +1138,8 @@ RC_GTEST_PROP(TimelyProp, Q32Div31250IsTheOperatorQuotient, ()) {
                                        std::uint64_t{31'250}, top - 1, top - 31'250, top - 31'251),
                       rc::gen::just((bps << 27) + 15'625));
   RC_ASSERT(x < top);
-  RC_ASSERT(netcc::detail::timely_div_31250(x) == x / 31'250);
+  static constexpr netcc::detail::invariant_divisor per_31250{31'250};
+  RC_ASSERT(per_31250.div_floor64(x) == x / 31'250);
 }
 
 TEST(Timely, StateSizes) {

@@ -152,22 +152,6 @@
 
 namespace netcc {
 
-namespace detail {
-// floor(x / 31250) for x < 2^63 by one 64 x 64 -> 128-bit product and a shift, the quotient of
-// basic_timely's rates to q32 Mbps (§5's send meter and application test). g++ leaves a division
-// by a constant as a division instruction in code it lays out as cold, which the meter's window
-// rate (a division by the window) then waited for on every closed window: this form has no
-// division whatever the layout. Proof: m = ceil(2^78 / 31250) < 2^64 and e = 31250 m - 2^78 in
-// [0, 31250) (31250 does not divide 2^78); with x = 31250 q + r, 0 <= r < 31250, x m / 2^78 =
-// q + r / 31250 + x e / (31250 2^78), and x e < 2^63 2^15 = 2^78, so the sum of the last two
-// terms is below (r + 1) / 31250 <= 1: the floor is q.
-[[nodiscard, gnu::always_inline]] constexpr std::uint64_t timely_div_31250(
-    std::uint64_t x) noexcept {
-  constexpr std::uint64_t m = static_cast<std::uint64_t>((u128{1} << 78) / 31'250 + 1);
-  return static_cast<std::uint64_t>((u128{x} * m) >> 78);
-}
-}  // namespace detail
-
 /// @brief TIMELY's RTT (§3.1): completion time minus send time minus the serialisation of the
 /// segment at the NIC line rate,
 /// \f$ RTT = t_{completion} - t_{send} - \mathit{seg.size} / \mathit{line\_rate} \f$.
@@ -551,9 +535,12 @@ class basic_timely {
     // One Mbps in bps: rates to the policy's Mbps through a reciprocal (the same value as
     // ratio(bps, 1e6), without a 128-bit division).
     static constexpr detail::invariant_divisor per_mbps{1'000'000};
+    // 31250's reciprocal: mbps()'s quotient by one multiply-high, with no division instruction
+    // however g++ lays the meter's window-closing path out.
+    static constexpr detail::invariant_divisor per_31250{31'250};
     // Fixed point with F >= 6 fraction bits and 0 <= bps < 2^(68-F) (q32: 68.7 Gbps): 1e6 = 2^6
     // 15625, so (bps 2^F + 500000) / 1e6 = (bps 2^(F-5) + 15625) / 31250 exactly, below 2^63:
-    // its floor, ratio's rounding to nearest, by one multiplication (detail::timely_div_31250)
+    // its floor, ratio's rounding to nearest, by per_31250's 64-bit division (a multiply-high)
     // instead of per_mbps's 128-bit reciprocal.
     static constexpr value_type mbps(bit_rate r) noexcept {
       if constexpr (requires { value_type::fraction_bits; }) {
@@ -562,7 +549,7 @@ class basic_timely {
           const std::int64_t b = r.bps();
           if (b >= 0 && b < (std::int64_t{1} << (68 - fb)))
             return in_range(static_cast<std::int64_t>(
-                detail::timely_div_31250((static_cast<std::uint64_t>(b) << (fb - 5)) + 15'625)));
+                per_31250.div_floor64((static_cast<std::uint64_t>(b) << (fb - 5)) + 15'625)));
         }
       }
       return ratio_by<value_type>(r.bps(), per_mbps);

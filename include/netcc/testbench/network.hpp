@@ -1358,11 +1358,7 @@ class network {
       return;
     }
     std::uint32_t pi = 0;
-    if (!remembered_port(e.order_kind, pi)) {
-      const port_choices c = choices(e.a, pk.dst);
-      if (c.count == 0) return;
-      pi = ecmp(e.a, c, pk.flow);
-    }
+    if (!egress_port(e.a, e.order_kind, pk, pi)) return;
     const port_state& p = hot_[e.a].ports[pi];
     if (const std::uint32_t* t = p.q.tail(pk.control ? ctl_q : data_q); t != nullptr)
       __builtin_prefetch(t, 1);
@@ -1654,15 +1650,11 @@ class network {
     packet& pk = pool_[idx];
     if ((hot_[n].flags & f_host) == 0) {
       std::uint32_t pi = 0;
-      if (!remembered_port(cur_order_, pi)) {
-        const port_choices choices = this->choices(n, pk.dst);
-        if (choices.count == 0) {  // unreachable: counted as a drop at the first port
-          if (!nodes_[n].ports.empty()) ++nodes_[n].ports[0].stats.drops;
-          dropped_ += static_cast<std::uint64_t>(pk.size.count());
-          free_packet(idx);
-          return;
-        }
-        pi = ecmp(n, choices, pk.flow);
+      if (!egress_port(n, cur_order_, pk, pi)) {  // unreachable: a drop at the first port
+        if (!nodes_[n].ports.empty()) ++nodes_[n].ports[0].stats.drops;
+        dropped_ += static_cast<std::uint64_t>(pk.size.count());
+        free_packet(idx);
+        return;
       }
       if ((hot_[n].flags & f_fasttune) != 0) fasttune_at(n, pi, idx);
       enqueue(n, pi, idx);
@@ -1730,10 +1722,18 @@ class network {
   [[nodiscard]] static std::size_t memo_slot(std::uint64_t order_kind) noexcept {
     return static_cast<std::size_t>(order_kind >> 8) & (memo_size - 1);
   }
-  [[nodiscard]] bool remembered_port(std::uint64_t order_kind, std::uint32_t& port) const noexcept {
-    const port_memo& m = memo_[memo_slot(order_kind)];
-    if (m.order_kind != order_kind) return false;
-    port = m.port;
+  // The egress port of switch `n` for packet `pk` of the arrival event `order_kind`: the one
+  // remembered, else the route's (false: `pk`'s destination is unreachable from `n`).
+  [[nodiscard, gnu::always_inline]] bool egress_port(node_id n, std::uint64_t order_kind,
+                                                     const packet& pk,
+                                                     std::uint32_t& port) const noexcept {
+    if (const port_memo& m = memo_[memo_slot(order_kind)]; m.order_kind == order_kind) {
+      port = m.port;
+      return true;
+    }
+    const port_choices c = choices(n, pk.dst);
+    if (c.count == 0) return false;
+    port = ecmp(n, c, pk.flow);
     return true;
   }
 
