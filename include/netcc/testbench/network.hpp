@@ -74,6 +74,7 @@
 #include <utility>
 #include <vector>
 
+#include "netcc/core/divisor.hpp"
 #include "netcc/core/units.hpp"
 #include "netcc/fabric/bolt.hpp"
 #include "netcc/fabric/dcqcn_np.hpp"
@@ -449,8 +450,11 @@ class network {
       // prefetch_far places ahead loads its packet or port, one prefetch_mid places ahead its
       // egress port, flow, INT records or next packet, and the next event what those lead to
       // (the slot of the egress queue, the sender's controller).
-      if (const event* far = queue_.ahead(prefetch_far - 1); far != nullptr) prefetch(*far);
-      if (const event* mid = queue_.ahead(prefetch_mid - 1); mid != nullptr) prefetch_next(*mid);
+      const event* mid = nullptr;
+      const event* far = nullptr;
+      queue_.ahead(prefetch_mid - 1, prefetch_far - 1, mid, far);
+      if (far != nullptr) prefetch(*far);
+      if (mid != nullptr) prefetch_next(*mid);
       if (const event* next = queue_.peek(); next != nullptr) prefetch_last(*next);
       dispatch(e);
       if ((events_ & 0xFFFF) == 0) {
@@ -508,8 +512,11 @@ class network {
   /// @brief Bytes of one switch's route entry toward one edge switch (a switch with hosts): the
   /// id of a list of equal-cost ports. The distinct lists (few per switch) come on top.
   [[nodiscard]] static constexpr std::uint64_t bytes_per_route() noexcept {
-    return sizeof(std::uint32_t);
+    return sizeof(std::uint16_t);
   }
+  /// @brief Bytes of one distinct list of equal-cost ports, without its ports (4 B each): its
+  /// place among the ports, its length and the length's reciprocal for ECMP's remainder.
+  [[nodiscard]] static constexpr std::uint64_t bytes_per_route_list() noexcept;
 
   /// @brief Current simulated time.
   [[nodiscard]] timestamp now() const noexcept { return now_; }
@@ -760,28 +767,43 @@ class network {
            k > s.head && s.events[k - 1].order_kind > s.events[k].order_kind; --k)
         std::swap(s.events[k - 1], s.events[k]);
     }
-    // The event `d` places after the next one in the wheel, looking past its first slot into
-    // the next non-empty ones (the heap's events are not counted); null if the wheel has fewer.
-    // A hint for prefetching only: events pushed later may come first.
-    [[nodiscard]] const event* ahead(std::size_t d) const noexcept {
-      if (n_wheel_ == 0) return nullptr;
+    // The events `dn` and `df` places after the next one in the wheel (dn < df), looking past
+    // its first slot into the next non-empty ones (the heap's events are not counted); null
+    // where the wheel has fewer. Hints for prefetching only: events pushed later may come
+    // first.
+    [[gnu::always_inline]] void ahead(std::size_t dn, std::size_t df, const event*& near,
+                                      const event*& far) const noexcept {
+      near = nullptr;
+      far = nullptr;
+      if (n_wheel_ == 0) return;
       std::size_t s = front_;
-      std::size_t i = slots_[s].head + d;
+      std::size_t i = slots_[s].head + dn;
+      std::size_t j = i + (df - dn);
       for (int hop = 0; hop < 4; ++hop) {
         const slot& v = slots_[s];
-        if (i < v.size) return &v.events[i];
-        i -= v.size;
+        if (j < v.size) {
+          far = &v.events[j];
+          if (near == nullptr) near = &v.events[i];
+          return;
+        }
+        if (near == nullptr) {
+          if (i < v.size) {
+            near = &v.events[i];
+          } else {
+            i -= v.size;
+          }
+        }
+        j -= v.size;
         std::size_t w = (s + 1) & slot_mask;
         std::uint64_t bits = bits_[w >> 6] & (~std::uint64_t{0} << (w & 63));
         w >>= 6;
         for (std::size_t k = 0; bits == 0; ++k) {
-          if (k == bits_.size()) return nullptr;
+          if (k == bits_.size()) return;
           w = (w + 1) & (bits_.size() - 1);
           bits = bits_[w];
         }
         s = (w << 6) | static_cast<std::size_t>(std::countr_zero(bits));
       }
-      return nullptr;
     }
     // The next event if it is at hand, else null: a hint for prefetching only.
     [[nodiscard]] const event* peek() const noexcept {
@@ -793,25 +815,29 @@ class network {
     [[nodiscard]] const event* top() {
       const event* w = wheel_front();
       const event* f = far_front();
-      return f == nullptr || (w != nullptr && !later(*w, *f)) ? w : f;
+      top_far_ = f != nullptr && (w == nullptr || later(*w, *f));
+      return top_far_ ? f : w;
     }
-    // Remove the smallest event (the queue must not be empty).
+    // Remove the smallest event, the one the last top() returned (no push since).
     event pop() {
-      const event* w = wheel_front();
-      if (const event* f = far_front(); f != nullptr && (w == nullptr || later(*w, *f))) {
+      if (top_far_) {
         const event e = far_.pop();
         far_known_ = false;
+        top_far_ = false;
         cursor_ = e.t;
         return e;
       }
-      const event e = *w;
+      const event e = *wheel_front();
       cursor_ = e.t;
       slot& s = slots_[front_];
       if (++s.head == s.size) {  // the slot is done: on to the next non-empty one
         s.size = 0;
         s.head = 0;
         bits_[front_ >> 6] &= ~(std::uint64_t{1} << (front_ & 63));
-        if (--n_wheel_ != 0) find_front();
+        if (--n_wheel_ != 0) {
+          find_front();
+          prefetch_slot((front_ + slot_lead) & slot_mask);
+        }
       } else {
         --n_wheel_;
       }
@@ -834,6 +860,17 @@ class network {
       if (n_wheel_ == 0) return nullptr;
       const slot& s = slots_[front_];
       return &s.events[s.head];
+    }
+    // Load the events of slot `s` (its first 8 lines at most) while the slots before it are
+    // handled: they were pushed a serialisation and a link delay ago, out of the cache by now,
+    // and each slot is a buffer of its own, which the hardware prefetcher does not run into.
+    // A hint only: it changes no state.
+    static constexpr std::size_t slot_lead = 2;  // slots ahead of the front (ns, at most)
+    [[gnu::always_inline]] void prefetch_slot(std::size_t s) const noexcept {
+      const slot& v = slots_[s];
+      const auto* p = reinterpret_cast<const char*>(v.events.get());
+      const std::size_t used = std::min<std::size_t>(v.size, 21) * sizeof(event);
+      for (std::size_t b = 0; b < used; b += 64) __builtin_prefetch(p + b);
     }
     // The first non-empty slot from the last popped time on (all wheel events lie in
     // [cursor_, cursor_ + wheel_slots), so the slots' circular order from the cursor's is their
@@ -879,6 +916,7 @@ class network {
     radix_heap far_;
     event far_top_{};  // far_'s smallest event, when far_known_
     bool far_known_ = false;
+    bool top_far_ = false;  // the last top() was the heap's
   };
 
   // A port's two FIFOs of packet indices, control ([0]) and data ([1]), each a growable ring
@@ -898,7 +936,10 @@ class network {
       --n_[q];
       return v;
     }
-    [[nodiscard]] std::uint32_t front(std::size_t q) const noexcept { return buf_[q][head_[q]]; }
+    // Where the first index of queue q is held (q not empty): a hint for prefetching.
+    [[nodiscard]] const std::uint32_t* head(std::size_t q) const noexcept {
+      return &buf_[q][head_[q]];
+    }
     // Where push(q, .) will write (null if it must grow first): a hint for prefetching.
     [[nodiscard]] const std::uint32_t* tail(std::size_t q) const noexcept {
       return n_[q] == cap_[q] ? nullptr : &buf_[q][(head_[q] + n_[q]) & (cap_[q] - 1)];
@@ -1001,8 +1042,11 @@ class network {
   static_assert(sizeof(int_hop) == 32 && sizeof(int_hop_slots) == 32 * int_stack<>::max_hops);
   static constexpr std::uint32_t no_packet = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::uint32_t no_route = std::numeric_limits<std::uint32_t>::max();
+  // A route table entry that names no list (the edge switch is unreachable from the switch).
+  static constexpr std::uint16_t no_list = std::numeric_limits<std::uint16_t>::max();
   struct route_list {
     std::uint32_t offset, count;
+    detail::invariant_divisor div;  // count's, for ecmp
   };
   // Where a packet to a host goes: its edge switch, the switch's port to it and the switch's
   // column in the route table (edge_index no_route: the host is unreachable from switches).
@@ -1076,15 +1120,18 @@ class network {
   }
 
   // Routes. A host has one link, to its edge switch; packets are routed toward the destination
-  // host's edge switch, so a switch keeps one entry per edge switch, not per node: a four-byte
-  // id of its list of equal-cost ports, the lists deduplicated per switch (a fat-tree ToR has one
-  // list, "every uplink", for every remote ToR). Breadth-first search from each edge switch over
-  // the switches gives hop distances; a switch's next ports toward it are the ports whose peer
-  // is a switch one hop closer (the ports in increasing order, as ECMP hashes over them). At the
-  // edge switch itself the port is the host's link. Hosts keep no table (they never forward).
+  // host's edge switch, so a switch keeps one entry per edge switch, not per node: a two-byte
+  // id of its list of equal-cost ports, the lists deduplicated across switches (their ports are
+  // local indices: a fat-tree ToR has one list, "every uplink", for every remote ToR, and every
+  // ToR the same one). Breadth-first search from each edge switch over the switches gives hop
+  // distances; a switch's next ports toward it are the ports whose peer is a switch one hop
+  // closer (the ports in increasing order, as ECMP hashes over them). At the edge switch itself
+  // the port is the host's link. Hosts keep no table (they never forward).
   //
-  // State: (switches x edge switches) four-byte entries plus the distinct lists, e.g. 2.6 MB for
-  // a 16,384-host fat-tree (1280 switches x 512 ToRs), against nodes^2 lists before.
+  // State: (switches x edge switches) two-byte entries plus the distinct lists, e.g. 1.3 MB for
+  // a 16,384-host fat-tree (1280 switches x 512 ToRs), against nodes^2 lists before; 80 KB for
+  // a 1024-host one, which stays in a core's cache. Over 65,535 distinct lists (no topology
+  // of this engine's size has them) is refused with std::length_error.
   void route() {
     memo_ = {};  // ports chosen under the routes before
     const std::size_t n = nodes_.size();
@@ -1110,14 +1157,14 @@ class network {
       if (!nd.host || nd.ports.empty() || nodes_[nd.ports[0].peer].host) continue;
       dest_[u] = {nd.ports[0].peer, nd.ports[0].peer_port, nodes_[nd.ports[0].peer].edge_index};
     }
-    route_table_.assign(std::size_t{switches} * n_edges_, no_route);
+    route_table_.assign(std::size_t{switches} * n_edges_, no_list);
     route_lists_.clear();
     route_ports_.clear();
     std::vector<std::uint32_t> dist(n, no_route);
     std::vector<node_id> frontier;
     std::vector<std::uint32_t> list;
-    // Per switch: its distinct lists (ports -> list id), rebuilt per switch row below.
-    std::vector<std::map<std::vector<std::uint32_t>, std::uint32_t>> seen(switches);
+    // The distinct lists (ports -> list id).
+    std::map<std::vector<std::uint32_t>, std::uint16_t> known;
     for (std::uint32_t ei = 0; ei < n_edges_; ++ei) {
       const node_id e = edges[ei];
       frontier.assign(1, e);
@@ -1136,12 +1183,16 @@ class network {
         const auto& ports = nodes_[u].ports;
         for (std::uint32_t i = 0; i < ports.size(); ++i)
           if (!nodes_[ports[i].peer].host && dist[ports[i].peer] + 1 == dist[u]) list.push_back(i);
-        auto& known = seen[nodes_[u].sw_index];
         auto it = known.find(list);
         if (it == known.end()) {
-          it = known.emplace(list, static_cast<std::uint32_t>(route_lists_.size())).first;
+          if (route_lists_.size() >= no_list)
+            throw std::length_error(
+                "netcc::testbench: routes: over 65535 distinct lists of equal-cost ports (the "
+                "route table's entries are 16-bit)");
+          it = known.emplace(list, static_cast<std::uint16_t>(route_lists_.size())).first;
           route_lists_.push_back({static_cast<std::uint32_t>(route_ports_.size()),
-                                  static_cast<std::uint32_t>(list.size())});
+                                  static_cast<std::uint32_t>(list.size()),
+                                  detail::invariant_divisor{list.size()}});
           route_ports_.insert(route_ports_.end(), list.begin(), list.end());
         }
         route_table_[std::size_t{nodes_[u].sw_index} * n_edges_ + ei] = it->second;
@@ -1169,7 +1220,7 @@ class network {
     routed_ = true;
     static_bytes_ =
         hot_.capacity() * sizeof(node_hot) + flows_.capacity() * bytes_per_flow() +
-        nodes_.capacity() * bytes_per_node() + route_table_.capacity() * sizeof(std::uint32_t) +
+        nodes_.capacity() * bytes_per_node() + route_table_.capacity() * sizeof(std::uint16_t) +
         dest_.capacity() * sizeof(destination) + route_lists_.capacity() * sizeof(route_list) +
         route_ports_.capacity() * sizeof(std::uint32_t);
     for (const auto& f : flows_) static_bytes_ += f.writes.capacity() * bytes_per_write();
@@ -1181,14 +1232,16 @@ class network {
   struct port_choices {
     const std::uint32_t* ports = nullptr;
     std::uint32_t count = 0;
+    const detail::invariant_divisor* div = nullptr;  // by count (none for one port)
   };
-  [[nodiscard]] port_choices choices(node_id n, node_id dst) const noexcept {
+  [[nodiscard, gnu::always_inline]] port_choices choices(node_id n, node_id dst) const noexcept {
     const destination& d = dest_[dst];  // compact: no visit to the host's own state
     if (d.edge == n) return {&d.port_at_edge, 1};
     if (d.edge_index == no_route) return {};
-    const std::uint32_t id = route_table_[std::size_t{hot_[n].sw_index} * n_edges_ + d.edge_index];
-    if (id == no_route) return {};
-    return {route_ports_.data() + route_lists_[id].offset, route_lists_[id].count};
+    const std::uint16_t id = route_table_[std::size_t{hot_[n].sw_index} * n_edges_ + d.edge_index];
+    if (id == no_list) return {};
+    const route_list& r = route_lists_[id];
+    return {route_ports_.data() + r.offset, r.count, &r.div};
   }
 
   // An event at `t` (not before now: the queue needs keys that never decrease).
@@ -1307,7 +1360,8 @@ class network {
   // The second stage, prefetch_mid events ahead (its packet or port loaded by the first): an
   // arrival at a switch loads its egress port and, for INT, the line of the record it will push
   // (its other records wait for the ACK); at a host, its flow and, for an ACK, the records it
-  // hands to the controller. A finished transmission loads the packet it sends next.
+  // hands to the controller. A finished transmission loads the queue slot that names the
+  // packet it sends next.
   [[gnu::always_inline]] void prefetch_next(const event& e) const noexcept {
     if (e.kind() == ev::arrive) {
       const packet& pk = pool_[e.b];
@@ -1334,18 +1388,22 @@ class network {
           pk.int_count < int_record_slots::max_hops && e.b < int_pool_.size())
         __builtin_prefetch(&int_pool_[e.b].hops[pk.int_count], 1);  // the record it will push
     } else if (e.kind() == ev::tx_done) {
-      const port_state& p = hot_[e.a].ports[e.b];
-      const std::size_t q = p.q.empty(ctl_q) ? data_q : ctl_q;
-      if (p.q.empty(q)) return;
-      const std::uint32_t i = p.q.front(q);
-      __builtin_prefetch(&pool_[i]);
-      prefetch_int(i);
+      if (const std::uint32_t* f = next_to_send(hot_[e.a].ports[e.b]); f != nullptr)
+        __builtin_prefetch(f);
     }
   }
   // The third stage, for the next event (its packet, port and flow loaded by the first two):
   // an arrival at a switch loads the slot of the egress queue it may join, an ACK at its
-  // sender the sender's controller.
+  // sender the sender's controller, a finished transmission the packet it sends next and its
+  // INT records.
   [[gnu::always_inline]] void prefetch_last(const event& e) const noexcept {
+    if (e.kind() == ev::tx_done) {
+      if (const std::uint32_t* f = next_to_send(hot_[e.a].ports[e.b]); f != nullptr) {
+        __builtin_prefetch(&pool_[*f]);
+        prefetch_int(*f);
+      }
+      return;
+    }
     if (e.kind() != ev::arrive) return;
     const packet& pk = pool_[e.b];
     if ((hot_[e.a].flags & f_host) != 0) {
@@ -1362,6 +1420,12 @@ class network {
     const port_state& p = hot_[e.a].ports[pi];
     if (const std::uint32_t* t = p.q.tail(pk.control ? ctl_q : data_q); t != nullptr)
       __builtin_prefetch(t, 1);
+  }
+  // Where the index of the packet port `p` sends next is held (its control queue's first, else
+  // its data queue's; null if both are empty), read by the stage after the one that loads it.
+  [[gnu::always_inline]] static const std::uint32_t* next_to_send(const port_state& p) noexcept {
+    const std::size_t q = p.q.empty(ctl_q) ? data_q : ctl_q;
+    return p.q.empty(q) ? nullptr : p.q.head(q);
   }
   // The INT slot of packet `i`, if the pool has one (whether or not the packet carries INT).
   [[gnu::always_inline]] void prefetch_int(std::uint32_t i) const noexcept {
@@ -1703,11 +1767,13 @@ class network {
   }
 
   // A flow's egress port among equal-cost choices (deterministic hash of flow and node).
+  // (The remainder by the list's invariant divisor: no division instruction on the path of
+  // every packet through a switch.)
   [[nodiscard]] static std::uint32_t ecmp(node_id n, port_choices choices, flow_id f) noexcept {
-    return choices.count == 1 ? choices.ports[0]
-                              : choices.ports[(f * 2654435761u ^ n) % choices.count];
+    if (choices.count == 1) return choices.ports[0];
+    const std::uint32_t h = f * 2654435761u ^ n;
+    return choices.ports[h - choices.count * choices.div->div_floor64(h)];
   }
-
   // The egress ports the second prefetch stage chose for arrivals at switches, by the arrival
   // event's (order, kind) word, which no other event has: the third stage and the arrival
   // itself take the port from here instead of looking the route up again (a few entries,
@@ -2273,7 +2339,7 @@ class network {
   std::vector<node_hot> hot_;      // by node
   // The prefetch stages' distances ahead, in events (run_until).
   static constexpr std::size_t prefetch_far = 8, prefetch_mid = 3;
-  std::vector<std::uint32_t> route_table_;  // [switch][edge switch] -> route list id
+  std::vector<std::uint16_t> route_table_;  // [switch][edge switch] -> route list id
   std::vector<route_list> route_lists_;
   std::vector<std::uint32_t> route_ports_;
   series ts_;
@@ -2294,5 +2360,9 @@ class network {
   bool over_limit_ = false;
   std::uint64_t static_bytes_ = 0;  // flows, nodes, ports, routes (route()), FastTune tables
 };
+
+constexpr std::uint64_t network::bytes_per_route_list() noexcept {
+  return sizeof(route_list);
+}
 
 }  // namespace netcc::testbench

@@ -986,10 +986,11 @@ namespace detail {
     edge_switches = f.pods * f.tors_per_pod;
     ecmp = std::max(f.aggs_per_pod, f.cores_per_agg());
   }
-  e.topology_bytes = sat_add(
-      sat_add(sat_mul(e.nodes, network::bytes_per_node()),
-              sat_mul(2 * e.links, network::bytes_per_port())),
-      sat_mul(sat_mul(e.switches, edge_switches), network::bytes_per_route() + 8 + 4 * ecmp));
+  e.topology_bytes =
+      sat_add(sat_add(sat_mul(e.nodes, network::bytes_per_node()),
+                      sat_mul(2 * e.links, network::bytes_per_port())),
+              sat_mul(sat_mul(e.switches, edge_switches),
+                      network::bytes_per_route() + network::bytes_per_route_list() + 4 * ecmp));
   // The time series: the engine's columns grow by doubling (up to twice the rows), the runner
   // copies them out, and the CSV text takes up to ~24 characters a value.
   const double run_ns = s.duration_us * 1000;
