@@ -869,7 +869,8 @@ class network {
     [[gnu::always_inline]] void prefetch_slot(std::size_t s) const noexcept {
       const slot& v = slots_[s];
       const auto* p = reinterpret_cast<const char*>(v.events.get());
-      const std::size_t used = std::min<std::size_t>(v.size, 21) * sizeof(event);
+      constexpr std::size_t most = 8 * 64 / sizeof(event);  // the events of 8 lines
+      const std::size_t used = std::min<std::size_t>(v.size, most) * sizeof(event);
       for (std::size_t b = 0; b < used; b += 64) __builtin_prefetch(p + b);
     }
     // The first non-empty slot from the last popped time on (all wheel events lie in
