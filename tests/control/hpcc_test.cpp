@@ -633,6 +633,55 @@ RC_GTEST_PROP(IntUtilisation, ChosenHopUtilisationEqualsKeyUtilisation, ()) {
             netcc::detail::int_util_scale{period}.utilisation<q>(k, period, umax));
 }
 
+// The rounded dividends of the fixed-point quotients built from their two 64-bit halves
+// (detail::shl_add_halves: mimd_window's W^c eta 2^F + U / 2, int_util_chosen's n 8e9 2^F +
+// e T / 2) are the 128-bit expression (u128{x} << S) + a, and the division of the halves
+// (detail::udiv_128_64(hi, lo, d)) is the 128-bit dividend's quotient, whenever it fits 64 bits
+// (d above the high half). Any x and a (the low half's carry: a near 2^64 with x 2^S mod 2^64
+// near 2^64), shifts 0, 1, 31, 32, 33 and 63, divisors at the high half's edge, 1 above it and
+// anywhere.
+template <int S>
+void check_dividend_halves(std::uint64_t x, std::uint64_t a, std::uint64_t d_pick,
+                           std::uint64_t d_any) {
+  using netcc::detail::u128;
+  const netcc::detail::u128_halves h = netcc::detail::shl_add_halves<S>(x, a);
+  const u128 v = (u128{x} << S) + a;
+  RC_ASSERT(h.hi == static_cast<std::uint64_t>(v >> 64));
+  RC_ASSERT(h.lo == static_cast<std::uint64_t>(v));
+  constexpr std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+  for (const std::uint64_t d : {d_any, h.hi + 1 + (top - h.hi - 1 < d_pick ? 0 : d_pick), top}) {
+    if (d == 0 || d <= h.hi) continue;  // the quotient would not fit 64 bits
+    const std::uint64_t q = netcc::detail::udiv_128_64(h.hi, h.lo, d);
+    RC_ASSERT(q == netcc::detail::udiv_128_64(v, d));
+    RC_ASSERT(q == static_cast<std::uint64_t>(v / d));
+  }
+}
+
+RC_GTEST_PROP(IntUtilisation, DividendHalvesAreThe128BitDividend, ()) {
+  constexpr std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+  const auto any = [=] {
+    return *rc::gen::element<std::uint64_t>(
+        0, 1, top, top - 1, std::uint64_t{1} << 62, (std::uint64_t{1} << 63) - 1,
+        std::uint64_t{1} << 63, *rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 32),
+        *rc::gen::arbitrary<std::uint64_t>());
+  };
+  const std::uint64_t x = any(), a = any(), d_any = any();
+  const std::uint64_t d_pick = *rc::gen::element<std::uint64_t>(
+      0, 1, *rc::gen::inRange<std::uint64_t>(0, 1'000'000), *rc::gen::arbitrary<std::uint64_t>());
+  check_dividend_halves<0>(x, a, d_pick, d_any);
+  check_dividend_halves<1>(x, a, d_pick, d_any);
+  check_dividend_halves<31>(x, a, d_pick, d_any);
+  check_dividend_halves<32>(x, a, d_pick, d_any);
+  check_dividend_halves<33>(x, a, d_pick, d_any);
+  check_dividend_halves<63>(x, a, d_pick, d_any);
+}
+
+// The constant-evaluation path of the halves' division (the library's 128-bit division).
+static_assert(netcc::detail::udiv_128_64(std::uint64_t{1}, std::uint64_t{0}, std::uint64_t{2}) ==
+              std::uint64_t{1} << 63);
+static_assert(netcc::detail::shl_add_halves<32>(~std::uint64_t{0}, ~std::uint64_t{0}).hi ==
+              std::uint64_t{1} << 32);
+
 // Eq. 4 / line 14's raw-integer form in q32 (detail::mimd_window with the configuration's
 // raw_ranges and W^c, U below 2^62 raw) is the operator form bit for bit: mul_nonneg's products,
 // operator/ and the saturating sum clamped to [min_cwnd, max_cwnd]. W^c and U across and beyond

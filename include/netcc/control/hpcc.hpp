@@ -253,8 +253,16 @@ template <Number T>
         constexpr u128 half = u128{1} << (T::fraction_bits - 1);
         const auto we = static_cast<std::uint64_t>((u128{w} * e + half) >> T::fraction_bits);
         std::uint64_t mi = m;
-        if (((u128{uu} * m + half) >> T::fraction_bits) > we)  // U M / 2^F > W^c eta: U > 0
-          mi = udiv_128_64((u128{we} << T::fraction_bits) + uu / 2, uu);  // <= M + 1
+        // U M / 2^F rounded > W^c eta (then U > 0), on the product's 64-bit halves: above 2^64
+        // when its high half has bits from F on, else its bits F..F+63 are the rounded value.
+        const u128 um = u128{uu} * m + half;
+        const auto um_hi = static_cast<std::uint64_t>(um >> 64);
+        if ((um_hi >> T::fraction_bits) != 0 ||
+            static_cast<std::uint64_t>(um >> T::fraction_bits) > we) {
+          // W^c eta 2^F + floor(U / 2) from its two halves (shl_add_halves), in registers.
+          const u128_halves x = shl_add_halves<T::fraction_bits>(we, uu / 2);
+          mi = udiv_128_64(x.hi, x.lo, uu);  // <= M + 1
+        }
         auto r = static_cast<std::int64_t>(mi + static_cast<std::uint64_t>(c.w_ai.raw()));
         if (!(r >= c.min_cwnd.raw())) r = c.min_cwnd.raw();
         if (r > c.max_cwnd.raw()) r = c.max_cwnd.raw();
@@ -275,8 +283,9 @@ template <Number T>
         // test above, round(U M 2^-F) > W (saturated or not), gives U M > W 2^F, so the
         // dividend W 2^F + U / 2 is below U (M + 1) <= U 2^63: the quotient fits 64 bits.
         const auto d = static_cast<std::uint64_t>(u.raw());
-        const std::uint64_t q =
-            udiv_128_64((static_cast<u128>(wc_eta.raw()) << T::fraction_bits) + d / 2, d);
+        const u128_halves x =
+            shl_add_halves<T::fraction_bits>(static_cast<std::uint64_t>(wc_eta.raw()), d / 2);
+        const std::uint64_t q = udiv_128_64(x.hi, x.lo, d);
         const auto lim = static_cast<std::uint64_t>(T::raw_max);
         mi = T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
       } else {

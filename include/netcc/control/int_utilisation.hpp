@@ -381,15 +381,16 @@ template <Number T>
                   T::raw_max;
                   T::from_raw(std::int64_t{});
                 }) {
-    if constexpr (T::fraction_bits < 64) {
+    if constexpr (T::fraction_bits >= 0 && T::fraction_bits < 64) {
       const auto ut = static_cast<std::uint64_t>(t.count());
       std::uint64_t d = 0;
       if (k.exact && k.n < (std::uint64_t{1} << 30) && ut - 1 < (std::uint64_t{1} << 34) - 1 &&
           !__builtin_mul_overflow(k.e, ut, &d) && d - 1 < (std::uint64_t{1} << 63) - 1) {
         const std::uint64_t n = k.n * 8'000'000'000U;  // < 2^63
-        const u128 x = (u128{n} << T::fraction_bits) + d / 2;
-        if (static_cast<std::uint64_t>(x >> 64) >= d) return umax;  // quotient beyond 64 bits
-        const std::uint64_t q = udiv_128_64(x, d);
+        // n 2^F + floor(d / 2) from its two 64-bit halves (shl_add_halves), in registers.
+        const u128_halves x = shl_add_halves<T::fraction_bits>(n, d / 2);
+        if (x.hi >= d) return umax;  // quotient beyond 64 bits
+        const std::uint64_t q = udiv_128_64(x.hi, x.lo, d);
         const auto lim = static_cast<std::uint64_t>(umax.raw());
         return T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
       }
