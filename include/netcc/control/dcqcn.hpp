@@ -788,8 +788,11 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
     }
 
     // One increase event counted on i_T (`timer`) or i_B (run_increases with n = 1: the
-    // counter, then the rule), the counters stored saturating at 255 as store() does.
-    constexpr void increase_packed(flow_state& st, bool timer) const noexcept {
+    // counter, then the rule), the counters stored saturating at 255 as store() does. Always
+    // inlined: out of line, g++ called it from on_send's one-stage path with the state behind
+    // a pointer and `timer` unknown (a fifth of that path's instructions).
+    [[gnu::always_inline]] constexpr void increase_packed(flow_state& st,
+                                                          bool timer) const noexcept {
       work w = rates_of(st);
       if (timer) {
         ++w.i_t;  // at most 256 (the stored count saturates at 255)
@@ -978,11 +981,14 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
     // `now`.
     static constexpr std::uint64_t expiries(timestamp& next, duration d, timestamp now) noexcept {
       if (next > now || next == timestamp::max()) return 0;
-      const detail::i128 late = detail::i128{now.count()} - next.count();
-      if (late < d.count()) {  // one period, the usual case: 64-bit arithmetic only
+      // One period, the usual case: the lateness now - next >= 0 in 64 bits when it fits (a
+      // lateness beyond 2^63 - 1 ns is more than one period of d < 2^63).
+      if (std::int64_t late64 = 0;
+          !__builtin_sub_overflow(now.count(), next.count(), &late64) && late64 < d.count()) {
         next = after_one(next, d);
         return 1;
       }
+      const detail::i128 late = detail::i128{now.count()} - next.count();
       // One period: no division; a lateness within 64 bits (always, unless the clock spans
       // more than 2^63 ns): a 64-bit division, the same quotient as the 128-bit one.
       const detail::i128 n =
@@ -1003,7 +1009,15 @@ requires std::is_same_v<Storage, dcqcn_state_full> ||
       s.last = now;
       if (s.cnps == 0) return;  // timers start at the first CNP
       const std::uint64_t r = expiries(s.next_rate, params_.rate_timer, now);
-      if (r != 0) run_increases(s, s.i_t, r);
+      if (r == 1) {
+        // One period, the usual case: run_increases(s, s.i_t, 1) without its loop (one event,
+        // the counter first; the early exit it might take adds 0 to the counter).
+        static_assert(dcqcn_max_expiries >= 1);
+        s.i_t = sat_add(s.i_t, 1);
+        increase(s);
+      } else if (r != 0) {
+        run_increases(s, s.i_t, r);
+      }
       std::uint64_t n = expiries(s.next_alpha, params_.alpha_timer, now);
       if (n == 0) return;
       const value_type zero = num<value_type>(0);
