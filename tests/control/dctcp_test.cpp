@@ -499,6 +499,22 @@ struct window_model {
 
 }  // namespace
 
+RC_GTEST_PROP(DctcpProperties, WindowBytesIsFromIntBitForBit, ()) {
+  // The ACK path's byte counts (0 to 2^31 - 1) as a window: the shift of
+  // detail::dctcp_window_bytes is from_int's value, in every number type.
+  const std::int64_t top = std::int64_t{1} << 31;
+  const auto b = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(0, top),
+                                 rc::gen::element<std::int64_t>(0, 1, 1460, top / 2, top - 1));
+  using q32 = netcc::fixed_point<31, 32>;
+  RC_ASSERT(netcc::detail::dctcp_window_bytes<q32>(b) == netcc::number_traits<q32>::from_int(b));
+  using q20 = netcc::fixed_point<31, 20>;
+  RC_ASSERT(netcc::detail::dctcp_window_bytes<q20>(b) == netcc::number_traits<q20>::from_int(b));
+  using narrow = netcc::fixed_point<24, 32>;  // fewer integer bits: from_int, saturating
+  RC_ASSERT(netcc::detail::dctcp_window_bytes<narrow>(b) ==
+            netcc::number_traits<narrow>::from_int(b));
+  RC_ASSERT(netcc::detail::dctcp_window_bytes<double>(b) == static_cast<double>(b));
+}
+
 RC_GTEST_PROP(DctcpProperties, OutputsFiniteAndBoundedForAnyEvents, ()) {
   const auto p = gen_params();
   netcc::dctcp d{p};

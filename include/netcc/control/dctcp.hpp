@@ -363,6 +363,18 @@ enum class dctcp_branch : std::uint8_t {
 
 namespace detail {
 
+/// number_traits<T>::from_int(b) for a byte count 0 <= b < 2^31 (basic_dctcp's ACK path: the
+/// acked bytes and the data in flight, both capped at 2^31 - 1). In a fixed point of at least 31
+/// integer bits, b 2^F < 2^(I+F) lies within range, so from_int's 128-bit product and saturation
+/// are idle: the shift alone gives the same raw value. Other number types: from_int itself.
+template <class T>
+[[nodiscard]] constexpr T dctcp_window_bytes(std::int64_t b) noexcept {
+  if constexpr (requires { T::integer_bits; }) {
+    if constexpr (T::integer_bits >= 31) return T::from_raw(b << T::fraction_bits);
+  }
+  return number_traits<T>::from_int(b);
+}
+
 // Whether number type T is a fixed-point window of at most 31 integer bits and at least 20
 // fraction bits: the compact per-flow state holds such a window in 51 bits (31.20).
 template <class T>
@@ -883,11 +895,11 @@ class basic_dctcp {
         constexpr auto cap = static_cast<std::uint64_t>(window_cap);
         const std::uint64_t out = seq_geq(nxt, ack) ? nxt - ack : 0;
         const std::uint64_t flight = acked < cap && out < cap - acked ? out + acked : cap;
-        const value_type f = from_bytes(static_cast<std::int64_t>(flight));
+        const value_type f = window_bytes(static_cast<std::int64_t>(flight));  // <= window_cap
         const bool slow_start = cw < ss;
         if (slow_start ? f + f < cw : f + mss_ < cw) return;
       }
-      value_type left = from_bytes(a);
+      value_type left = window_bytes(a);  // a <= window_cap
       st.set_branch(dctcp_branch::avoidance);
       if (cw < ss) {
         st.set_branch(dctcp_branch::slow_start);
@@ -1032,6 +1044,10 @@ class basic_dctcp {
 
   static constexpr value_type from_bytes(std::int64_t b) noexcept {
     return number_traits<value_type>::from_int(b);
+  }
+  // from_bytes(b) for 0 <= b <= window_cap < 2^31 (the ACK path's byte counts).
+  static constexpr value_type window_bytes(std::int64_t b) noexcept {
+    return detail::dctcp_window_bytes<value_type>(b);
   }
   // An ACK's newly acknowledged bytes; below zero counts as zero, at most 2^61.
   static constexpr std::uint64_t acked_count(bytes b) noexcept {
