@@ -325,6 +325,101 @@ RC_GTEST_PROP(BoltQosSupply, LineEightIsTheExactFloorInEveryRange, ()) {
   }
 }
 
+namespace {
+
+// Algorithm 4 lines 4-7 as the paper nests them: w_j counts when j == i or q_size_j != 0.
+std::uint64_t nested_effective_weight(const netcc::bolt_qos_view& v, std::size_t i) {
+  const std::size_t n = netcc::bolt_qos_levels(v);
+  if (i >= n) return 0;
+  std::uint64_t w = 0;
+  for (std::size_t j = 0; j < n; ++j)
+    if (j == i || v.queue_sizes[j] != netcc::bytes{0}) w += v.weights[j];
+  return w;
+}
+
+// Line 8 in the form it had before its 64-bit test used two 64-bit products and its 128-bit
+// path moved out of line: one 128-bit product BW * dt * w_i, tested against 2^64.
+std::int64_t former_qos_supply_bytes(netcc::bit_rate rate, netcc::duration dt, std::uint32_t w_i,
+                                     std::uint64_t w_eff) {
+  if (dt <= netcc::duration::zero() || rate <= netcc::bit_rate{0} || w_i == 0 || w_eff == 0)
+    return 0;
+  using netcc::detail::u128;
+  const u128 prod =
+      u128(static_cast<std::uint64_t>(rate.bps())) * static_cast<std::uint64_t>(dt.count());
+  constexpr u128 den = 8'000'000'000ULL;
+  const u128 x = prod * w_i;
+  if (x >> 64 == 0) {
+    if (w_eff == w_i)
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(prod) / 8'000'000'000ULL);
+    const std::uint64_t by_den = static_cast<std::uint64_t>(x) / 8'000'000'000ULL;
+    if (w_eff <= std::numeric_limits<std::uint32_t>::max())
+      return static_cast<std::int64_t>(static_cast<std::uint32_t>(by_den) /
+                                       static_cast<std::uint32_t>(w_eff));
+    return static_cast<std::int64_t>(by_den / w_eff);
+  }
+  u128 q;
+  if (prod < (u128{1} << 94)) {
+    q = prod * w_i / (den * w_eff);
+  } else {
+    q = (prod / den) * w_i / w_eff;
+  }
+  constexpr u128 lim = static_cast<u128>(std::numeric_limits<std::int64_t>::max());
+  return static_cast<std::int64_t>(q > lim ? lim : q);
+}
+
+}  // namespace
+
+RC_GTEST_PROP(BoltQosSupply, ViewFormIsTheNestedTestAndTheFormerLineEight, ()) {
+  // The view's effective weight (the non-empty levels' sum, plus w_i when queue i is empty)
+  // against the paper's nested test, and line 8 against its former form, bit for bit: any
+  // number of levels, occupancies often 0, weights at their edges, every i (levels beyond the
+  // view included), rates, times and effective weights reaching each path (64-bit products
+  // just below and above 2^64, the 128-bit forms, w_eff 0, below w_i and beyond 2^32).
+  const auto nq = *rc::gen::inRange<std::size_t>(0, 10);
+  const auto nw = *rc::gen::inRange<std::size_t>(0, 10);
+  std::vector<netcc::bytes> q(nq);
+  for (auto& x : q)
+    x = netcc::bytes{*rc::gen::oneOf(rc::gen::just(std::int64_t{0}),
+                                     rc::gen::arbitrary<std::int64_t>(),
+                                     rc::gen::inRange<std::int64_t>(-2, 5000))};
+  std::vector<std::uint32_t> w(nw);
+  for (auto& x : w)
+    x = *rc::gen::element<std::uint32_t>(*rc::gen::inRange<std::uint32_t>(0, 100), 0, 1,
+                                         *rc::gen::arbitrary<std::uint32_t>(),
+                                         std::numeric_limits<std::uint32_t>::max());
+  const netcc::bolt_qos_view v{netcc::bit_rate{1}, q, w};
+  for (std::size_t i = 0; i < 11; ++i)
+    RC_ASSERT(netcc::bolt_effective_weight(v, i) == nested_effective_weight(v, i));
+  const netcc::bit_rate rate{
+      *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(-1, 1'600'000'000'000),
+                      rc::gen::element<std::int64_t>(std::numeric_limits<std::int64_t>::min(), 0,
+                                                     std::numeric_limits<std::int64_t>::max()),
+                      rc::gen::arbitrary<std::int64_t>())};
+  const auto w_i = *rc::gen::element<std::uint32_t>(*rc::gen::inRange<std::uint32_t>(0, 100), 1,
+                                                    *rc::gen::arbitrary<std::uint32_t>(),
+                                                    std::numeric_limits<std::uint32_t>::max());
+  // dt near the largest with BW dt w_i < 2^64, or anywhere.
+  using netcc::detail::u128;
+  const u128 bw_wi = rate.bps() > 0 ? u128(static_cast<std::uint64_t>(rate.bps())) * w_i : 0;
+  const std::int64_t edge =
+      bw_wi == 0 || bw_wi > ~std::uint64_t{0}
+          ? 1
+          : static_cast<std::int64_t>(std::min<u128>(~std::uint64_t{0} / bw_wi,
+                                                     std::numeric_limits<std::int64_t>::max()));
+  const std::int64_t dt = *rc::gen::oneOf(
+      rc::gen::element(
+          std::int64_t{edge}, std::int64_t{edge - 1},
+          std::int64_t{edge < std::numeric_limits<std::int64_t>::max() ? edge + 1 : edge}),
+      rc::gen::inRange<std::int64_t>(-1000, 1'000'000), rc::gen::arbitrary<std::int64_t>());
+  const std::uint64_t w_eff =
+      *rc::gen::oneOf(rc::gen::just(std::uint64_t{w_i}),
+                      rc::gen::map(rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 35),
+                                   [&](std::uint64_t e) { return w_i + e; }),
+                      rc::gen::arbitrary<std::uint64_t>());
+  RC_ASSERT(netcc::bolt_qos_supply_bytes(rate, netcc::duration{dt}, w_i, w_eff) ==
+            former_qos_supply_bytes(rate, netcc::duration{dt}, w_i, w_eff));
+}
+
 RC_GTEST_PROP(BoltSupply, TokenUpdateMatchesWideArithmetic, ()) {
   // Algorithm 3 lines 5-7 in 64 bits against the same in 128 bits: token + supply - demand,
   // capped at one MTU, saturated at the floor, for any token, supply and packet size.
@@ -740,6 +835,7 @@ RC_GTEST_PROP(BoltQosWeights, LineEightIsTheExactFloor, ()) {
     RC_TAG("below 2^64");
   } else {
     RC_ASSERT(r.supply == netcc::bolt_qos_supply_bytes(rate, netcc::duration{dt}, w[i], w_eff));
+    RC_ASSERT(r.supply == former_qos_supply_bytes(rate, netcc::duration{dt}, w[i], w_eff));
   }
 }
 

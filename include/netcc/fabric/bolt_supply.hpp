@@ -331,19 +331,46 @@ struct bolt_qos_view {
 
 /// @brief Algorithm 4 lines 4-7: the effective weight for queue `i`: the sum of w_j over j with
 /// j == i or q_size_j != 0 (0 when `i` is not a level of `v`).
+///
+/// Computed as the sum over the non-empty levels, plus w_i when queue i itself is empty: the
+/// same sum (level i is counted once either way), without comparing every level's index with
+/// `i`. The per-level test `j == i || q_size_j != 0` compiled to two taken branches per level
+/// and an add to memory; the sum now stays in a register, one not-taken branch per busy level.
 [[nodiscard]] constexpr std::uint64_t bolt_effective_weight(const bolt_qos_view& v,
                                                             std::size_t i) noexcept {
   const std::size_t n = bolt_qos_levels(v);
   if (i >= n) return 0;
   std::uint64_t w = 0;                   // line 4
-  for (std::size_t j = 0; j < n; ++j) {  // line 5
-    // Lines 6-7 without a branch: queue occupancies are data, and a mispredicted test per
-    // level costs more than the add.
-    const bool counted = (j == i) | (v.queue_sizes[j] != bytes{0});
-    w += counted ? v.weights[j] : 0u;
+  for (std::size_t j = 0; j < n; ++j) {  // lines 5-7 for the levels with q_size_j != 0
+    w += v.queue_sizes[j] != bytes{0} ? v.weights[j] : 0u;
   }
+  if (v.queue_sizes[i] == bytes{0}) w += v.weights[i];  // line 6's j == i, when not counted
   return w;
 }
+
+namespace detail {
+
+// Algorithm 4 line 8 when BW * dt * w_i reaches 2^64 (rare: 100 Gbps x 23 s x w_i = 100):
+// 128-bit products and division, out of line so that the common path keeps its registers.
+// The result is at most 2^63 - 1; callers mask it with bolt_supply_mask, which changes nothing and
+// tells the compiler that the supply is not negative (Algorithm 3 line 6 then needs no clamp).
+[[gnu::noinline, gnu::cold]] constexpr std::uint64_t bolt_qos_supply_wide(
+    std::uint64_t rate, std::uint64_t dt, std::uint32_t w_i, std::uint64_t w_eff) noexcept {
+  const u128 prod = u128(rate) * dt;  // < 2^126
+  constexpr u128 den = 8'000'000'000ULL;
+  u128 q;
+  if (prod < (u128{1} << 94)) {
+    q = prod * w_i / (den * w_eff);  // exact: prod * w_i < 2^126
+  } else {
+    q = (prod / den) * w_i / w_eff;  // prod / den < 2^94, times w_i < 2^126
+  }
+  constexpr u128 lim = static_cast<u128>(std::numeric_limits<std::int64_t>::max());
+  return static_cast<std::uint64_t>(q > lim ? lim : q);
+}
+
+inline constexpr std::uint64_t bolt_supply_mask = std::numeric_limits<std::int64_t>::max();
+
+}  // namespace detail
 
 /// @brief Algorithm 4 line 8: `BW * dt * w_i / w_effective` in whole bytes (floor), exact
 /// for BW * dt below 2^94 bit-ns and within one byte above; 0 for dt <= 0, a zero weight, or
@@ -352,33 +379,26 @@ struct bolt_qos_view {
                                                            std::uint32_t w_i,
                                                            std::uint64_t w_eff) noexcept {
   if (dt <= duration::zero() || rate <= bit_rate{0} || w_i == 0 || w_eff == 0) return 0;
-  using detail::u128;
-  const u128 prod = u128(static_cast<std::uint64_t>(rate.bps())) *
-                    static_cast<std::uint64_t>(dt.count());  // < 2^126
-  constexpr u128 den = 8'000'000'000ULL;
-  // Common case: BW * dt * w_i fits 64 bits. floor(x / (den * w_eff)) equals
+  // Common case: BW * dt * w_i fits 64 bits (as BW * dt then times w_i >= 1: both products
+  // fit exactly when the whole does). floor(x / (den * w_eff)) equals
   // floor(floor(x / den) / w_eff) for positive integers: a multiply-and-shift for the constant
   // den and one 64-bit division, instead of a 128-bit division.
-  const u128 x = prod * w_i;
-  if (x >> 64 == 0) {
-    if (w_eff == w_i)  // the weight cancels: floor(BW * dt / den)
-      return static_cast<std::int64_t>(static_cast<std::uint64_t>(prod) / 8'000'000'000ULL);
-    const std::uint64_t by_den = static_cast<std::uint64_t>(x) / 8'000'000'000ULL;
-    // by_den < 2^64 / 8e9 < 2^32 here, so a 32-bit division suffices whenever w_eff fits 32
-    // bits: several times cheaper than a 64-bit one on common cores.
-    if (w_eff <= std::numeric_limits<std::uint32_t>::max())
-      return static_cast<std::int64_t>(static_cast<std::uint32_t>(by_den) /
-                                       static_cast<std::uint32_t>(w_eff));
-    return static_cast<std::int64_t>(by_den / w_eff);
-  }
-  u128 q;
-  if (prod < (u128{1} << 94)) {
-    q = prod * w_i / (den * w_eff);  // exact: prod * w_i < 2^126
-  } else {
-    q = (prod / den) * w_i / w_eff;  // prod / den < 2^94, times w_i < 2^126
-  }
-  constexpr u128 lim = static_cast<u128>(std::numeric_limits<std::int64_t>::max());
-  return static_cast<std::int64_t>(q > lim ? lim : q);
+  std::uint64_t bw_dt = 0, x = 0;
+  if (__builtin_mul_overflow(static_cast<std::uint64_t>(rate.bps()),
+                             static_cast<std::uint64_t>(dt.count()), &bw_dt) ||
+      __builtin_mul_overflow(bw_dt, std::uint64_t{w_i}, &x))
+    return static_cast<std::int64_t>(
+        detail::bolt_qos_supply_wide(static_cast<std::uint64_t>(rate.bps()),
+                                     static_cast<std::uint64_t>(dt.count()), w_i, w_eff) &
+        detail::bolt_supply_mask);
+  if (w_eff == w_i) return static_cast<std::int64_t>(bw_dt / 8'000'000'000ULL);  // w cancels
+  const std::uint64_t by_den = x / 8'000'000'000ULL;
+  // by_den < 2^64 / 8e9 < 2^32 here, so a 32-bit division suffices whenever w_eff fits 32
+  // bits: several times cheaper than a 64-bit one on common cores.
+  if (w_eff <= std::numeric_limits<std::uint32_t>::max())
+    return static_cast<std::int64_t>(static_cast<std::uint32_t>(by_den) /
+                                     static_cast<std::uint32_t>(w_eff));
+  return static_cast<std::int64_t>(by_den / w_eff);
 }
 
 /// @brief Result of netcc::bolt_qos_supply_token.
@@ -551,8 +571,11 @@ constexpr bolt_qos_supply_result bolt_qos_supply_token(bolt_port_state& s, std::
         !__builtin_mul_overflow(x, static_cast<std::uint64_t>(dt.count()), &x)) {
       // floor(x / (8e9 w_eff)) = floor(floor(x / 2^12) / (1953125 w_eff)), x / 2^12 < 2^52
       r.supply = static_cast<std::int64_t>(w.divide_line8(x >> 12, mask));
-    } else {
-      r.supply = bolt_qos_supply_bytes(link_rate, dt, w_i, r.w_effective);
+    } else {  // BW dt w_i >= 2^64 (dt, BW > 0, w_eff >= w_i > 0): bolt_qos_supply_bytes' path
+      r.supply = static_cast<std::int64_t>(
+          detail::bolt_qos_supply_wide(static_cast<std::uint64_t>(rate),
+                                       static_cast<std::uint64_t>(dt.count()), w_i, r.w_effective) &
+          detail::bolt_supply_mask);
     }
   }
   detail::bolt_apply_supply(s, bolt_supply{r.supply, false}, pkt_size, p);  // lines 9-11
