@@ -1100,6 +1100,54 @@ RC_GTEST_PROP(TimelyProp, Q32Line3IsTheOperatorFormBitForBit, ()) {
   RC_ASSERT(st.rtt_diff.raw() == want.raw());
 }
 
+namespace {
+
+// The line 3 keep term as the 128-bit expression it replaces: (r k + 2^(F-1) - [r < 0]) >> F.
+template <int F>
+std::int64_t keep_term_128(std::int64_t r, std::int64_t k) {
+  using netcc::detail::i128;
+  return static_cast<std::int64_t>(
+      (i128{r} * k + ((std::int64_t{1} << (F - 1)) - (r < 0 ? 1 : 0))) >> F);
+}
+
+template <int F>
+void check_keep_term(std::int64_t r, std::int64_t k) {
+  RC_ASSERT(netcc::detail::timely_keep_term<F>(r, k) == keep_term_128<F>(r, k));
+}
+
+}  // namespace
+
+static_assert(netcc::detail::timely_keep_term<32>(-1, std::int64_t{1} << 32) == -1);
+static_assert(netcc::detail::timely_keep_term<32>(std::numeric_limits<std::int64_t>::min(),
+                                                  std::int64_t{1} << 32) ==
+              std::numeric_limits<std::int64_t>::min());
+static_assert(netcc::detail::timely_keep_term<32>(3, std::int64_t{1} << 31) == 2);    // 1.5: up
+static_assert(netcc::detail::timely_keep_term<32>(-3, std::int64_t{1} << 31) == -2);  // away
+
+RC_GTEST_PROP(TimelyProp, Q32KeepTermIsThe128BitExpression, ()) {
+  // Line 3's (1 - alpha) rtt_diff from r's two 64-bit parts against the 128-bit expression, bit
+  // for bit: any r (both ends of int64, odd values of both signs, exact ties), any k in
+  // [0, 2^F] (0, 1, 2^(F-1), 2^F - 1, 2^F), for q32's F = 32 and for F = 1, 16, 31 and 40.
+  const std::int64_t r = *rc::gen::oneOf(
+      rc::gen::arbitrary<std::int64_t>(), rc::gen::inRange<std::int64_t>(-4'096, 4'096),
+      rc::gen::map(rc::gen::arbitrary<std::int64_t>(),
+                   [](std::int64_t v) { return v | (std::int64_t{1} << 31); }),
+      rc::gen::element(std::numeric_limits<std::int64_t>::min(),
+                       std::numeric_limits<std::int64_t>::max(), std::int64_t{0}, std::int64_t{1},
+                       std::int64_t{-1}, std::numeric_limits<std::int64_t>::min() + 1));
+  const auto kq = [](int f) {
+    const std::int64_t top = std::int64_t{1} << f;
+    return *rc::gen::oneOf(
+        rc::gen::inRange<std::int64_t>(0, top + 1),
+        rc::gen::element(std::int64_t{0}, std::int64_t{1}, top / 2, top - 1, top));
+  };
+  check_keep_term<32>(r, kq(32));
+  check_keep_term<1>(r, kq(1));
+  check_keep_term<16>(r, kq(16));
+  check_keep_term<31>(r, kq(31));
+  check_keep_term<40>(r, kq(40));
+}
+
 RC_GTEST_PROP(TimelyProp, Q32MbpsIsTheExactQuotient, ()) {
   // Rates to q32 Mbps (a 64-bit division by the constant 31250 below 2^36 bps, else a 128-bit
   // reciprocal): the initial rate is ratio(bps, 1e6) clamped into [min_rate, line_rate], for

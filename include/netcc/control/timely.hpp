@@ -152,6 +152,39 @@
 
 namespace netcc {
 
+namespace detail {
+
+/// @brief (r k + 2^(F-1) - [r < 0]) >> F (arithmetic shift), truncated to 64 bits, for k in
+/// [0, 2^F]: TIMELY's line 3 term (1 - alpha) rtt_diff in fixed point with F fraction bits (k
+/// the raw 1 - alpha; basic_timely's ewma), the same bits as that 128-bit expression.
+///
+/// For F <= 32, on r's two parts r = r_h 2^F + r_l (r_h = r >> F, 0 <= r_l < 2^F):
+/// floor((r k + a) / 2^F) = r_h k + floor((r_l k + a) / 2^F), as r_h k 2^F is a multiple of
+/// 2^F. Both products are 64-bit: |r_h| <= 2^(63-F) and k <= 2^F give r_h k in [-2^63,
+/// 2^63 - 2^F]; r_l k + a <= (2^F - 1) 2^F + 2^(F-1) < 2^64. The result, (r k + a) >> F with
+/// r k in [-2^63 2^F, (2^63 - 1) 2^F] and a < 2^F, lies in [-2^63, 2^63 - 1], so r_h k plus
+/// the nonnegative second term reaches it without overflow. As one 128-bit expression g++
+/// passed the sign-extended addend through the stack (a store and a reload of each half on
+/// rtt_diff's chain from one completion to the next); built from the product's 64-bit halves
+/// it still stored and reloaded the high half. Beyond 32 fraction bits, the 128-bit expression.
+/// @tparam F fraction bits, 1 .. 63
+template <int F>
+[[nodiscard, gnu::always_inline]] constexpr std::int64_t timely_keep_term(std::int64_t r,
+                                                                          std::int64_t k) noexcept {
+  static_assert(F >= 1 && F <= 63, "timely_keep_term: 1 .. 63 fraction bits");
+  const std::uint64_t a = (std::uint64_t{1} << (F - 1)) - (r < 0 ? 1u : 0u);
+  if constexpr (F <= 32) {
+    const std::int64_t r_h = r >> F;  // arithmetic (C++20)
+    const std::uint64_t r_l = static_cast<std::uint64_t>(r) & ((std::uint64_t{1} << F) - 1);
+    const std::uint64_t low = (r_l * static_cast<std::uint64_t>(k) + a) >> F;  // < 2^F
+    return r_h * k + static_cast<std::int64_t>(low);
+  } else {
+    return static_cast<std::int64_t>((i128{r} * k + static_cast<i128>(a)) >> F);
+  }
+}
+
+}  // namespace detail
+
 /// @brief TIMELY's RTT (§3.1): completion time minus send time minus the serialisation of the
 /// segment at the NIC line rate,
 /// \f$ RTT = t_{completion} - t_{send} - \mathit{seg.size} / \mathit{line\_rate} \f$.
@@ -819,9 +852,7 @@ class basic_timely {
         constexpr int fb = value_type::fraction_bits;
         constexpr std::int64_t lim = std::int64_t{1} << (62 - fb);
         const std::int64_t r = prev.raw();
-        const auto kept = static_cast<std::int64_t>(
-            (detail::i128{r} * keep_.raw() + ((std::int64_t{1} << (fb - 1)) - (r < 0 ? 1 : 0))) >>
-            fb);
+        const std::int64_t kept = detail::timely_keep_term<fb>(r, keep_.raw());
         if (d > -lim && d < lim) {
           const std::uint64_t ds = d < 0 ? ~std::uint64_t{0} : 0;
           const std::uint64_t mag = (static_cast<std::uint64_t>(d) ^ ds) - ds;
