@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "control/powertcp_branch_testing.hpp"
@@ -859,6 +860,63 @@ RC_GTEST_PROP(PowerTcp, DividingInstructionHopPowerEqualsDividingPath, ()) {
                                                            hop_q32 pmax) {
     return netcc::detail::powertcp_hop_power_fast<hop_q32>(c.dbytes, c.dt, c.qlen, r, c.tau, pmax);
   });
+}
+
+// In q32 the hop's power after the current's quotient is taken on the raw integers
+// (detail::powertcp_hop_power_fast for queues below 2^31 B): the dividing path's value bit for
+// bit, with queues at and around 2^31 and 2^32, and links whose BDP is a few bytes (a voltage at
+// and beyond pmax: 1 + qlen / BDP saturating), next to real links.
+RC_GTEST_PROP(PowerTcp, Q32RawHopPowerTailEqualsDividingPath, ()) {
+  hop_power_case c = gen_hop_power_case(true);
+  c.qlen = *rc::gen::element<std::int64_t>(
+      0, 1, (std::int64_t{1} << 31) - 1, std::int64_t{1} << 31, (std::int64_t{1} << 31) + 1,
+      0xFFFF'FFFFLL, *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 31),
+      *rc::gen::inRange<std::int64_t>(0, 1'000'000));
+  if (*rc::gen::arbitrary<bool>()) {  // BDP of 1 to about 100 bytes
+    c.b = bit_rate{*rc::gen::inRange<std::int64_t>(8, 100'000'000'000)};
+    c.tau = duration{*rc::gen::inRange<std::int64_t>(1, 8)};
+    if (c.b * c.tau <= bytes::zero()) c.tau = duration{8};
+  }
+  check_against_dividing_path(c, [](const hop_power_case& k, const auto& r, hop_q32 pmax) {
+    return netcc::detail::powertcp_hop_power_fast<hop_q32>(k.dbytes, k.dt, k.qlen, r, k.tau, pmax);
+  });
+}
+
+// UPDATEWINDOW's fast form (detail::powertcp_update_window: in q32 on the raw integers) is the
+// operator form (detail::powertcp_update_window_ops: mul_nonneg, powertcp_quotient, operator+,
+// operator- and clamp_num) bit for bit, with the same rule, for any power, HostBw * tau, old and
+// current window, beta and gamma: the object's ranges (powers in [0, 2^30], windows below 2^31
+// B, gamma in (0, 1]), their edges, and any raw values (negative, gamma beyond 1: the operator
+// form out of line).
+RC_GTEST_PROP(PowerTcp, Q32UpdateWindowFastFormIsTheOperatorForm, ()) {
+  using q = hop_q32;
+  const int kind = *rc::gen::inRange(0, 4);
+  const auto raw = [&](std::int64_t hi) {
+    if (kind == 0) return *rc::gen::arbitrary<std::int64_t>();
+    if (kind == 1)
+      return *rc::gen::element<std::int64_t>(0, 1, hi - 1, hi, q::raw_max,
+                                             *rc::gen::inRange<std::int64_t>(0, hi));
+    return *rc::gen::inRange<std::int64_t>(0, hi);
+  };
+  constexpr std::int64_t pmax = std::int64_t{1} << 62, wmax = 0x7FFF'FFFFLL << 32;
+  const q p = q::from_raw(kind == 3 ? *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 36)
+                                    : raw(pmax));
+  const q h = q::from_raw(raw(wmax)), old = q::from_raw(raw(wmax)), beta = q::from_raw(raw(wmax)),
+          cwnd = q::from_raw(raw(wmax));
+  const q gamma =
+      q::from_raw(kind == 0 ? *rc::gen::arbitrary<std::int64_t>()
+                            : *rc::gen::element<std::int64_t>(
+                                  0, 1, std::int64_t{1} << 32, (std::int64_t{1} << 32) + 1,
+                                  *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 32)));
+  std::int64_t lo = raw(wmax), hi = raw(wmax);
+  if (lo > hi) std::swap(lo, hi);
+  bool u_fast = false, u_ops = false;
+  const q w = netcc::detail::powertcp_update_window(p, h, old, gamma, beta, cwnd, q::from_raw(lo),
+                                                    q::from_raw(hi), u_fast);
+  const q r = netcc::detail::powertcp_update_window_ops(p, h, old, gamma, beta, cwnd,
+                                                        q::from_raw(lo), q::from_raw(hi), u_ops);
+  RC_ASSERT(w.raw() == r.raw());
+  RC_ASSERT(u_fast == u_ops);
 }
 
 // The path-change test's fast form (detail::powertcp_rate_is) is powertcp_rate32(b) == rate for

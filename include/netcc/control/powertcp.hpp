@@ -268,6 +268,87 @@ template <Number T>
   return a / b;
 }
 
+// A fixed-point value from a raw integer within its range, [-raw_max, raw_max] (T::from_raw's
+// value: its clamp cannot act there, but g++ keeps the test where it cannot see the range).
+// fixed_point holds its raw integer and nothing else.
+template <class T>
+[[nodiscard, gnu::always_inline]] constexpr T theta_raw(std::int64_t raw) noexcept {
+  static_assert(sizeof(T) == sizeof(std::int64_t) && std::is_trivially_copyable_v<T>);
+  return std::bit_cast<T>(raw);
+}
+
+/// UPDATEWINDOW in the operator form, Algorithm 1 line 27 / Algorithm 2 line 20 (Eq. 7):
+/// gamma (cwnd_old / p + beta) + (1 - gamma) cwnd, with cwnd_old / p capped at HostBw * tau
+/// (Property 1) and no division by a power below cwnd_old / (HostBw * tau), clamped to
+/// [lo, hi]; `uncapped` tells which term applied. The reference of powertcp_update_window.
+template <Number T>
+[[nodiscard]] constexpr T powertcp_update_window_ops(T p, T host_bdp, T cwnd_old, T gamma, T beta,
+                                                     T cwnd, T lo, T hi, bool& uncapped) noexcept {
+  uncapped = mul_nonneg(p, host_bdp) > cwnd_old;
+  const T mi = uncapped ? powertcp_quotient(cwnd_old, p) : host_bdp;
+  const T w = mul_nonneg(gamma, mi + beta) + mul_nonneg(num<T>(1) - gamma, cwnd);
+  return clamp_num(w, lo, hi);
+}
+
+// The operator form out of line, for the fast form's inputs outside its range.
+template <Number T>
+[[nodiscard, gnu::noinline, gnu::cold]] constexpr T powertcp_update_window_slow(
+    T p, T host_bdp, T cwnd_old, T gamma, T beta, T cwnd, T lo, T hi, bool& uncapped) noexcept {
+  return powertcp_update_window_ops<T>(p, host_bdp, cwnd_old, gamma, beta, cwnd, lo, hi, uncapped);
+}
+
+/// powertcp_update_window_ops's value bit for bit, in q32 on the raw integers when p, HostBw *
+/// tau, cwnd_old, beta and cwnd are non-negative and gamma lies in [0, 1] (2^32 raw), without
+/// the operators' sign tests and the saturations that cannot act there. Ranges (F = 32):
+/// - p HostBw tau < 2^126: the rounded product round(p h 2^-32) in 128 bits, limited to 2^63 - 1
+///   as mul_nonneg, compared with cwnd_old. When it is larger, p > 0 (cwnd_old >= 0) and
+///   cwnd_old / p is powertcp_quotient's.
+/// - mi + beta: two values in [0, 2^63), their sum below 2^64 in unsigned arithmetic, limited to
+///   2^63 - 1 as operator+ saturates.
+/// - gamma s with s = mi + beta in [0, 2^63) and gamma <= 2^32: round(gamma s 2^-32) <= s, so
+///   mul_nonneg's saturation cannot act; 1 - gamma = 2^32 - gamma in [0, 2^32] (operator-
+///   exact), likewise round((1 - gamma) cwnd 2^-32) <= cwnd.
+/// - the two terms, each in [0, 2^63), summed below 2^64 unsigned and limited to 2^63 - 1 as
+///   operator+; then the clamp to [lo, hi].
+/// Other inputs and number types: the operator form (in q32, out of line). Always inlined: the
+/// per-ACK window update of basic_powertcp<q32> (PowerTCP's on every ACK).
+template <Number T>
+[[nodiscard, gnu::always_inline]] constexpr T powertcp_update_window(T p, T host_bdp, T cwnd_old,
+                                                                     T gamma, T beta, T cwnd, T lo,
+                                                                     T hi,
+                                                                     bool& uncapped) noexcept {
+  if constexpr (std::is_same_v<T, fixed_point<31, 32>>) {
+    constexpr std::uint64_t one = std::uint64_t{1} << 32, half = std::uint64_t{1} << 31;
+    constexpr auto raw_max = static_cast<std::uint64_t>(T::raw_max);
+    const std::int64_t pr = p.raw(), hr = host_bdp.raw(), cr = cwnd_old.raw(), br = beta.raw(),
+                       wr = cwnd.raw();
+    const auto g = static_cast<std::uint64_t>(gamma.raw());
+    if ((pr | hr | cr | br | wr) >= 0 && g <= one) {
+      const u128 ph =
+          (u128{static_cast<std::uint64_t>(pr)} * static_cast<std::uint64_t>(hr) + half) >>
+          32;  // < 2^94
+      uncapped = (ph > raw_max ? raw_max : static_cast<std::uint64_t>(ph)) >
+                 static_cast<std::uint64_t>(cr);
+      const std::uint64_t mi =
+          uncapped ? static_cast<std::uint64_t>(powertcp_quotient(cwnd_old, p).raw())
+                   : static_cast<std::uint64_t>(hr);
+      std::uint64_t s = mi + static_cast<std::uint64_t>(br);  // < 2^64
+      if (s > raw_max) s = raw_max;
+      const auto a = static_cast<std::uint64_t>((u128{g} * s + half) >> 32);  // <= s
+      const auto b = static_cast<std::uint64_t>(
+          (u128{one - g} * static_cast<std::uint64_t>(wr) + half) >> 32);  // <= cwnd
+      std::uint64_t w = a + b;                                             // < 2^64
+      if (w > raw_max) w = raw_max;
+      return clamp_num(theta_raw<T>(static_cast<std::int64_t>(w)), lo, hi);
+    }
+    return powertcp_update_window_slow<T>(p, host_bdp, cwnd_old, gamma, beta, cwnd, lo, hi,
+                                          uncapped);
+  } else {
+    return powertcp_update_window_ops<T>(p, host_bdp, cwnd_old, gamma, beta, cwnd, lo, hi,
+                                         uncapped);
+  }
+}
+
 /// ratio<T>(n, d) for d > 0, the same value bit for bit: fixed point with |n| < 2^(63 - F)
 /// (theta-PowerTCP's RTT change in ns, below 2.1 s in q32) divides |n| 2^F + d / 2 by d in
 /// one unsigned 64-bit division (both below 2^63 + 2^62) instead of ratio's 128-bit one, then
@@ -319,6 +400,24 @@ template <Number T>
       const u128 x = (u128{rate} << T::fraction_bits) + b / 2;
       if (static_cast<std::uint64_t>(x >> 64) < b) {
         const std::uint64_t q = udiv_128_64(x, b);
+        if constexpr (std::is_same_v<T, fixed_point<31, 32>>) {
+          // In q32, on the raw integers (pmax = 2^62 raw, one = 2^32) for 0 <= qlen < 2^31 (a
+          // record's queue, 2 GiB): the current is min(q, 2^62) (from_raw's limit 2^63 - 1 and
+          // the clamp to [0, pmax], q >= 0); ratio_by's 64-bit reciprocal path gives
+          // qv = floor((qlen 2^32 + bdp / 2) / bdp) <= qlen 2^32 < 2^63, and 1 + qv clamped to
+          // [1, pmax] is pmax when qv >= pmax - 1 (operator+'s saturation included), qv + 1
+          // otherwise; both factors in [0, 2^62], their rounded product below 2^93 in 128 bits,
+          // limited to pmax (which also covers mul_nonneg's limit 2^63 - 1).
+          constexpr std::uint64_t one_r = std::uint64_t{1} << 32, pmax_r = std::uint64_t{1} << 62;
+          if (qlen >= 0 && qlen < (std::int64_t{1} << 31)) {
+            const std::uint64_t c = q > pmax_r ? pmax_r : q;
+            const std::uint64_t qv = r.inv_bdp.div_floor64(
+                (static_cast<std::uint64_t>(qlen) << 32) + r.inv_bdp.divisor() / 2);
+            const std::uint64_t v = qv >= pmax_r - one_r ? pmax_r : qv + one_r;
+            const u128 pw = (u128{c} * v + (u128{1} << 31)) >> 32;
+            return theta_raw<T>(static_cast<std::int64_t>(pw > pmax_r ? pmax_r : pw));
+          }
+        }
         const T current = clamp_num(
             T::from_raw(q > static_cast<std::uint64_t>(T::raw_max) ? T::raw_max
                                                                    : static_cast<std::int64_t>(q)),
@@ -569,15 +668,6 @@ template <Number T>
   const T w =
       static_cast<std::uint64_t>(dt) >= tau_div.divisor() ? num<T>(1) : ratio_by<T>(dt, tau_div);
   return smooth + w * (power - smooth);
-}
-
-// A fixed-point value from a raw integer within its range, [-raw_max, raw_max] (T::from_raw's
-// value: its clamp cannot act there, but g++ keeps the test where it cannot see the range).
-// fixed_point holds its raw integer and nothing else.
-template <class T>
-[[nodiscard, gnu::always_inline]] constexpr T theta_raw(std::int64_t raw) noexcept {
-  static_assert(sizeof(T) == sizeof(std::int64_t) && std::is_trivially_copyable_v<T>);
-  return std::bit_cast<T>(raw);
 }
 
 // The operator forms out of line, for the fast forms' inputs outside their ranges: kept out of
@@ -888,7 +978,11 @@ class basic_powertcp {
     }
     if (s.valid) {
       if (flags_ & have_power) {  // line 23: smoothing over tau, weight min(dt, tau)/tau
-        smooth_ = smooth_ + tau_weight(s.dt) * (s.power - smooth_);
+        if constexpr (fixed) {    // a sample's dt > 0 and tau >= 1: theta_powertcp_smooth's
+          smooth_ = detail::theta_powertcp_smooth(smooth_, s.power, s.dt.count(), tau_div_);
+        } else {
+          smooth_ = smooth_ + tau_weight(s.dt) * (s.power - smooth_);
+        }
       } else {
         smooth_ = s.power;
         flags_ |= have_power;
@@ -1023,24 +1117,27 @@ class basic_powertcp {
     }
   }
 
-  /// cwnd_old / p for cwnd_old >= 0 and p > 0: fixed point divides in unsigned 128-bit
-  /// arithmetic (the policy's operator/ value: rounded to nearest, ties up, saturating).
-  [[nodiscard]] static constexpr value_type quotient(value_type a, value_type b) noexcept {
-    return detail::powertcp_quotient(a, b);
-  }
-
   /// UPDATEWINDOW, Algorithm 1 line 27 / Algorithm 2 line 20:
   /// cwnd = gamma * (cwnd_old / normPower + beta) + (1 - gamma) * cwnd, with the multiplicative
   /// term cwnd_old / normPower capped at HostBw * tau (Property 1; file comment) and no division
   /// by a power below cwnd_old / (HostBw * tau).
+  /// Fixed point through detail::powertcp_update_window (in q32 on the raw integers: the same
+  /// value).
   [[nodiscard]] constexpr value_type update_window(value_type cwnd_old) noexcept {
-    const value_type p = smooth_;
-    const bool uncapped = mul_nonneg(p, host_bdp_) > cwnd_old;
-    branch_ = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
-    const value_type mi = uncapped ? quotient(cwnd_old, p) : host_bdp_;
-    const value_type w =
-        mul_nonneg(gamma_, mi + beta_) + mul_nonneg(num<value_type>(1) - gamma_, cwnd_);
-    return clamp_num(w, min_cwnd_, max_cwnd_);
+    if constexpr (fixed) {
+      bool uncapped = false;
+      const value_type w = detail::powertcp_update_window(
+          smooth_, host_bdp_, cwnd_old, gamma_, beta_, cwnd_, min_cwnd_, max_cwnd_, uncapped);
+      branch_ = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
+      return w;
+    } else {  // double: mul_nonneg and powertcp_quotient are * and /
+      const value_type p = smooth_;
+      const bool uncapped = p * host_bdp_ > cwnd_old;
+      branch_ = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
+      const value_type mi = uncapped ? cwnd_old / p : host_bdp_;
+      const value_type w = gamma_ * (mi + beta_) + (1.0 - gamma_) * cwnd_;
+      return clamp_num(w, min_cwnd_, max_cwnd_);
+    }
   }
 
   // Configuration (sanitised params and the values derived from them).
