@@ -302,7 +302,10 @@ template <Number T>
 /// the operators' sign tests and the saturations that cannot act there. Ranges (F = 32):
 /// - p HostBw tau < 2^126: the rounded product round(p h 2^-32) in 128 bits, limited to 2^63 - 1
 ///   as mul_nonneg, compared with cwnd_old. When it is larger, p > 0 (cwnd_old >= 0) and
-///   cwnd_old / p is powertcp_quotient's.
+///   cwnd_old / p is powertcp_quotient's: floor((cwnd_old 2^32 + floor(p / 2)) / p) by one
+///   128/64-bit division of the dividend's two halves (shl_add_halves) when its high half is
+///   below p (the quotient fits 64 bits), limited to 2^63 - 1; a high half of p or more means a
+///   quotient of 2^64 or more, which that limit gives.
 /// - mi + beta: two values in [0, 2^63), their sum below 2^64 in unsigned arithmetic, limited to
 ///   2^63 - 1 as operator+ saturates.
 /// - gamma s with s = mi + beta in [0, 2^63) and gamma <= 2^32: round(gamma s 2^-32) <= s, so
@@ -329,9 +332,14 @@ template <Number T>
           32;  // < 2^94
       uncapped = (ph > raw_max ? raw_max : static_cast<std::uint64_t>(ph)) >
                  static_cast<std::uint64_t>(cr);
-      const std::uint64_t mi =
-          uncapped ? static_cast<std::uint64_t>(powertcp_quotient(cwnd_old, p).raw())
-                   : static_cast<std::uint64_t>(hr);
+      std::uint64_t mi = static_cast<std::uint64_t>(hr);
+      if (uncapped) {  // cwnd_old / p as powertcp_quotient: p > 0, cwnd_old >= 0
+        const auto d = static_cast<std::uint64_t>(pr);
+        const u128_halves x = shl_add_halves<32>(static_cast<std::uint64_t>(cr), d / 2);
+        // A high half of d or more: a quotient of 2^64 or more, saturated as a larger one.
+        mi = x.hi < d ? udiv_128_64(x.hi, x.lo, d) : raw_max;
+        if (mi > raw_max) mi = raw_max;
+      }
       std::uint64_t s = mi + static_cast<std::uint64_t>(br);  // < 2^64
       if (s > raw_max) s = raw_max;
       const auto a = static_cast<std::uint64_t>((u128{g} * s + half) >> 32);  // <= s
@@ -391,15 +399,19 @@ template <Number T>
                   T::from_raw(std::int64_t{});
                 }) {
     constexpr std::int64_t dbytes_max = 0x7FFF'FFFF'FFFF'FFFFLL / 8'000'000'000LL;
-    if (dbytes > 0 && dbytes <= dbytes_max && r.bdp > 0 && r.bps > 0) {
+    // 0 < dbytes <= dbytes_max as one unsigned comparison (dbytes <= 0 wraps above it).
+    if (static_cast<std::uint64_t>(dbytes) - 1 < static_cast<std::uint64_t>(dbytes_max) &&
+        r.bdp > 0 && r.bps > 0) {
       const T zero = num<T>(0), one = num<T>(1);
       // (bytes{dbytes} / dt).bps(): rounded toward zero, a 64-bit quotient (as _recip).
       const std::uint64_t rate = static_cast<std::uint64_t>(dbytes) * 8'000'000'000ULL /
                                  static_cast<std::uint64_t>(dt.count());
       const auto b = static_cast<std::uint64_t>(r.bps);
-      const u128 x = (u128{rate} << T::fraction_bits) + b / 2;
-      if (static_cast<std::uint64_t>(x >> 64) < b) {
-        const std::uint64_t q = udiv_128_64(x, b);
+      // rate 2^F + floor(b / 2) as its two 64-bit halves (the 128-bit expression's), in
+      // registers for the division.
+      const u128_halves x = shl_add_halves<T::fraction_bits>(rate, b / 2);
+      if (x.hi < b) {
+        const std::uint64_t q = udiv_128_64(x.hi, x.lo, b);
         if constexpr (std::is_same_v<T, fixed_point<31, 32>>) {
           // In q32, on the raw integers (pmax = 2^62 raw, one = 2^32) for 0 <= qlen < 2^31 (a
           // record's queue, 2 GiB): the current is min(q, 2^62) (from_raw's limit 2^63 - 1 and
@@ -617,7 +629,15 @@ class int_power {
   constexpr power_sample<T> sample_fixed(const E& e, duration tau, std::size_t n,
                                          detail::powertcp_recip_cache* cache) noexcept {
     const T pmax = powertcp_max_power<T>();
+    if (cache != nullptr) cache->set_tau(tau);  // find's tau test, once per ACK
+    // Fixed point keeps the largest power's raw integer, -1 before the first valid hop: every
+    // hop's power is in [0, pmax] (its clamp), so p > best (or no best yet) is p.raw() > that.
+    constexpr bool raw = requires(T x) {
+      x.raw();
+      T::from_raw(std::int64_t{});
+    };
     power_sample<T> best;
+    std::int64_t best_raw = -1;
     for (std::size_t i = 0; i < n; ++i) {
       hop_delta d;
       const int k = hop_step(e, i, n, d);  // lines 7 and 11
@@ -627,11 +647,24 @@ class int_power {
       if (b <= bit_rate::zero()) continue;  // e = b^2 tau = 0: cannot normalise this hop
       // lines 12-19: lambda = dq/dt + dtx/dt (>= 0, file comment), v = qlen + b*tau,
       // Gamma' / e = lambda * v / (b^2 tau) = (lambda / b) * (v / (b tau))
-      const detail::powertcp_rate_recip* rr = cache != nullptr ? cache->find(b, tau) : nullptr;
+      const detail::powertcp_rate_recip* rr = cache != nullptr ? cache->find_rate(b) : nullptr;
       const T p = rr != nullptr
                       ? detail::powertcp_hop_power_fast<T>(d.dbytes, d.dt, d.qlen, *rr, tau, pmax)
                       : detail::powertcp_hop_power<T>(d.dbytes, d.dt, d.qlen, b, tau, pmax);
-      if (!best.valid || p > best.power) best = {true, p, d.dt};  // lines 20-21
+      if constexpr (raw) {  // lines 20-21
+        if (p.raw() > best_raw) {
+          best_raw = p.raw();
+          best.dt = d.dt;
+        }
+      } else {
+        if (!best.valid || p > best.power) best = {true, p, d.dt};
+      }
+    }
+    if constexpr (raw) {
+      if (best_raw >= 0) {
+        best.valid = true;
+        best.power = T::from_raw(best_raw);
+      }
     }
     return best;
   }

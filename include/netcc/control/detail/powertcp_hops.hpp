@@ -87,10 +87,21 @@ struct powertcp_recip_cache {
 
   /// The entry of rate b (> 0) under tau (> 0), filled if new; nullptr when full.
   constexpr const powertcp_rate_recip* find(bit_rate b, duration t) noexcept {
+    set_tau(t);
+    return find_rate(b);
+  }
+  /// Empties the entries when t differs from the tau they were computed with (once per ACK,
+  /// before find_rate for each hop: find's steps, the tau test out of the hop loop).
+  constexpr void set_tau(duration t) noexcept {
     if (t != tau) {
       entries = {};
       tau = t;
     }
+  }
+  /// The entry of rate b (> 0) under the tau of the last set_tau, filled if new; nullptr when
+  /// full.
+  constexpr const powertcp_rate_recip* find_rate(bit_rate b) noexcept {
+    const duration t = tau;
     for (auto& r : entries) {
       if (r.bps == b.bps()) return &r;
       if (r.bps == 0) {
