@@ -1688,7 +1688,6 @@ class basic_powertcp_compact {
       const wide_type w{p};
       p_ = w.params();
       gamma_ = num<value_type>(p_.gamma);
-      one_minus_gamma_ = num<value_type>(1) - gamma_;
       min_cwnd_ = number_traits<value_type>::from_int(p_.min_cwnd.count());
       max_cwnd_ = number_traits<value_type>::from_int(p_.max_cwnd.count());
       max_rate_ = p_.max_rate > bit_rate::zero() ? p_.max_rate : p_.host_rate;
@@ -1745,11 +1744,9 @@ class basic_powertcp_compact {
       bool have_power = (st.smooth & have_power_bit) != 0;
       value_type smooth =
           value_type::from_raw(static_cast<std::int64_t>(st.smooth & ~have_power_bit));
-      if (s.valid) {  // line 23: smoothing over tau, weight min(dt, tau)/tau
-        if (have_power) {
-          const value_type wgt =
-              s.dt >= tau_ ? num<value_type>(1) : ratio_by<value_type>(s.dt.count(), tau_div_);
-          smooth = smooth + wgt * (s.power - smooth);
+      if (s.valid) {       // line 23: smoothing over tau, weight min(dt, tau)/tau
+        if (have_power) {  // a sample's dt > 0, tau >= 1: theta_powertcp_smooth's operator form
+          smooth = detail::theta_powertcp_smooth(smooth, s.power, s.dt.count(), tau_div_);
         } else {
           smooth = s.power;
           have_power = true;
@@ -1758,13 +1755,12 @@ class basic_powertcp_compact {
       powertcp_branch br = powertcp_branch::hold;
       std::uint32_t cwnd_n = cwnd_b;
       if (have_power && s.valid) {  // line 5 / 27: UPDATEWINDOW
-        const bool uncapped = mul_nonneg(smooth, host_bdp_) > from_u32(old_b);
+        // UPDATEWINDOW, line 27 (detail::powertcp_update_window, in q32 on the raw integers)
+        bool uncapped = false;
+        const value_type w =
+            detail::powertcp_update_window(smooth, host_bdp_, from_u32(old_b), gamma_, beta_,
+                                           from_u32(cwnd_b), min_cwnd_, max_cwnd_, uncapped);
         br = uncapped ? powertcp_branch::update : powertcp_branch::update_capped;
-        const value_type mi =
-            uncapped ? detail::powertcp_quotient(from_u32(old_b), smooth) : host_bdp_;
-        const value_type w = clamp_num(
-            mul_nonneg(gamma_, mi + beta_) + mul_nonneg(one_minus_gamma_, from_u32(cwnd_b)),
-            min_cwnd_, max_cwnd_);
         cwnd_n = round_bytes(w);
       }
       std::uint32_t w_new = st.w_new & win_mask, w_old = st.w_old & win_mask;
@@ -1863,7 +1859,10 @@ class basic_powertcp_compact {
         return {};
       }
       const value_type pmax = powertcp_max_power<value_type>();
-      power_sample<value_type> best;
+      // The largest power's raw integer, -1 before the first valid hop (powers lie in [0, pmax]:
+      // p > best, or no best yet, is p.raw() > best_raw), and its dt.
+      std::int64_t best_raw = -1;
+      duration best_dt{};
       for (std::size_t i = 0; i < n; ++i) {
         const int_hop& h = ft::hop(e, i);
         record& r = st.hops[i];
@@ -1884,14 +1883,17 @@ class basic_powertcp_compact {
         const std::int64_t dbytes = detail::sat_add(q - q_prev, dtx);
         const value_type p =
             detail::powertcp_hop_power_fast<value_type>(dbytes, dt, q, recip_[code], tau_, pmax);
-        if (!best.valid || p > best.power) best = {true, p, dt};  // lines 20-21
+        if (p.raw() > best_raw) {  // lines 20-21
+          best_raw = p.raw();
+          best_dt = dt;
+        }
       }
-      return best;
+      if (best_raw < 0) return {};
+      return {true, value_type::from_raw(best_raw), best_dt};
     }
 
     params_type p_{};
     value_type gamma_{};
-    value_type one_minus_gamma_{};
     value_type min_cwnd_{};
     value_type max_cwnd_{};
     value_type host_bdp_{};
