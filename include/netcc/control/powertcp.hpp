@@ -1847,9 +1847,11 @@ class basic_powertcp_compact {
     /// per hop with dt > 0 (line 11), lambda = (dqlen + dtxBytes) / dt (lines 12-14),
     /// Gamma' / e = (lambda / b) * ((qlen + b tau) / (b tau)) (lines 15-19); the largest (the
     /// first valid hop starting, lines 20-21). `count`: the stored hop count (fresh: none).
+    /// Always inlined into on_ack (as int_power's fixed-point NORMPOWER): out of line, a call,
+    /// saved registers and the sample returned through memory on every ACK.
     template <class E>
-    constexpr power_sample<value_type> sample(flow_state& st, const E& e,
-                                              std::uint32_t& count) const noexcept {
+    [[gnu::always_inline]] constexpr power_sample<value_type> sample(
+        flow_state& st, const E& e, std::uint32_t& count) const noexcept {
       using ft = feedback_traits<E>;
       const std::size_t n = ft::hop_count(e);
       if (n > Wire::max_hops) {  // cannot hold this path: forget it, no sample
