@@ -266,7 +266,8 @@ template <Number T>
         auto r = static_cast<std::int64_t>(mi + static_cast<std::uint64_t>(c.w_ai.raw()));
         if (!(r >= c.min_cwnd.raw())) r = c.min_cwnd.raw();
         if (r > c.max_cwnd.raw()) r = c.max_cwnd.raw();
-        return T::from_raw(r);
+        // r is min_cwnd's raw, max_cwnd's, or between them: a raw value of T, in range.
+        return int_raw_in_range<T>(r);
       }
     }
   }

@@ -97,6 +97,26 @@ template <Number T>
 
 namespace detail {
 
+/// True for netcc::fixed_point's specialisations (int_raw_in_range's bit copy).
+template <class T>
+inline constexpr bool int_util_is_fixed_point = false;
+template <int I, int F>
+inline constexpr bool int_util_is_fixed_point<fixed_point<I, F>> = true;
+
+/// T::from_raw(r) for an r its caller proves in [-raw_max, raw_max], where from_raw's clamp is
+/// the identity: for netcc::fixed_point (one signed 64-bit raw integer, trivially copyable) its
+/// bits without the clamp's compare (for q32, the compare with -raw_max and a conditional
+/// move); for other number types, from_raw itself.
+template <Number T>
+[[nodiscard, gnu::always_inline]] constexpr T int_raw_in_range(std::int64_t r) noexcept {
+  if constexpr (int_util_is_fixed_point<T>) {
+    static_assert(sizeof(T) == sizeof(std::int64_t) && std::is_trivially_copyable_v<T>);
+    return std::bit_cast<T>(r);
+  } else {
+    return T::from_raw(r);
+  }
+}
+
 /// n / d for non-negative 128-bit n and positive d, in number type T: both are halved until
 /// they fit 64 bits (only at magnitudes far beyond any real link), then netcc::ratio.
 template <Number T>
@@ -206,7 +226,8 @@ template <Number T>
     if (T::fraction_bits <= 32 &&
         static_cast<std::uint64_t>(T::raw_max) >= (std::uint64_t{1} << T::fraction_bits) &&
         t_div != nullptr && t_div->divisor() <= (std::uint64_t{1} << 31))
-      return T::from_raw(static_cast<std::int64_t>(t_div->div_floor64(
+      // The quotient is at most 2^F <= raw_max (the test above): in range.
+      return int_raw_in_range<T>(static_cast<std::int64_t>(t_div->div_floor64(
           (static_cast<std::uint64_t>(tau.count()) << T::fraction_bits) + t_div->divisor() / 2)));
     // 0 < tau < T: tau 2^F / T rounds to at most 2^F (<= raw_max here), so the quotient fits
     // 64 bits and nothing saturates: ratio_by's value without its sign and range handling.
@@ -248,7 +269,8 @@ template <Number T>
         const u128 m = u128{ad} * static_cast<std::uint64_t>(w.raw());
         const auto q = static_cast<std::uint64_t>((m + (u128{1} << (T::fraction_bits - 1))) >>
                                                   T::fraction_bits);  // <= |d|
-        return T::from_raw(big_u.raw() + static_cast<std::int64_t>((q ^ s) - s));
+        // Between U and u (above), both in [0, raw_max]: in range.
+        return int_raw_in_range<T>(big_u.raw() + static_cast<std::int64_t>((q ^ s) - s));
       }
     }
   }
@@ -392,7 +414,8 @@ template <Number T>
         if (x.hi >= d) return umax;  // quotient beyond 64 bits
         const std::uint64_t q = udiv_128_64(x.hi, x.lo, d);
         const auto lim = static_cast<std::uint64_t>(umax.raw());
-        return T::from_raw(static_cast<std::int64_t>(q > lim ? lim : q));
+        // min(q, umax raw) lies in [0, umax raw], umax a positive T: in range.
+        return int_raw_in_range<T>(static_cast<std::int64_t>(q > lim ? lim : q));
       }
     }
   }
