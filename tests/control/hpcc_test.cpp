@@ -582,6 +582,43 @@ RC_GTEST_PROP(IntUtilisation, TimeWeightMultiplyHighEqualsTheRatio, ()) {
             netcc::ratio<q>(tau, t));
 }
 
+// The tau/T weight through detail::int_weight_divisor (for T in [2, 2^31] one multiply-high by
+// Granlund and Montgomery's 63-bit-dividend multiplier and a shift) is the weight through T's
+// invariant_divisor and netcc::ratio's value, bit for bit (q32): T at 1, 2, 3, powers of two and
+// their neighbours up to 2^31 + 1 (the short form's edges) and beyond, anywhere; tau below 0, at
+// 0, in (0, T) at its edges and anywhere, at and beyond T. Two narrower fixed points take the
+// same short form (F = 16, and F = 8 with a 40-bit integer part).
+template <class Q>
+void check_weight_divisor(std::int64_t t, std::int64_t tau) {
+  const netcc::detail::int_weight_divisor w{static_cast<std::uint64_t>(t)};
+  const netcc::detail::invariant_divisor d{static_cast<std::uint64_t>(t)};
+  const netcc::duration dtau{tau}, dt{t};
+  const Q got = netcc::detail::int_time_weight<Q>(dtau, dt, &w);
+  RC_ASSERT(got.raw() == netcc::detail::int_time_weight<Q>(dtau, dt, &d).raw());
+  const Q want = tau <= 0 ? Q{} : tau >= t ? netcc::num<Q>(1) : netcc::ratio<Q>(tau, t);
+  RC_ASSERT(got.raw() == want.raw());
+}
+
+RC_GTEST_PROP(IntUtilisation, TimeWeightShortFormEqualsTheRatio, ()) {
+  constexpr std::int64_t e31 = std::int64_t{1} << 31;
+  const int k = *rc::gen::inRange(0, 32);
+  const std::int64_t p2 = std::int64_t{1} << k;
+  const std::int64_t t = *rc::gen::element<std::int64_t>(
+      1, 2, 3, p2, p2 - 1 > 0 ? p2 - 1 : 1, p2 + 1, e31 - 1, e31, e31 + 1,
+      *rc::gen::inRange<std::int64_t>(1, e31 + 2), *rc::gen::inRange<std::int64_t>(1, 100'000),
+      *rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 62));
+  const std::int64_t tau = *rc::gen::element<std::int64_t>(
+      -1, 0, 1, t - 1, t, t + 1, t / 2, (t + 1) / 2, *rc::gen::inRange<std::int64_t>(1, t + 1),
+      *rc::gen::arbitrary<std::int64_t>());
+  check_weight_divisor<netcc::fixed_point<31, 32>>(t, tau);
+  check_weight_divisor<netcc::fixed_point<47, 16>>(t, tau);
+  check_weight_divisor<netcc::fixed_point<40, 8>>(t, tau);
+}
+static_assert(netcc::detail::int_time_weight<netcc::fixed_point<31, 32>>(
+                  netcc::duration{3}, netcc::duration{7},
+                  static_cast<const netcc::detail::int_weight_divisor*>(nullptr))
+                  .raw() == netcc::ratio<netcc::fixed_point<31, 32>>(3, 7).raw());
+
 // Line 10's EWMA step in q32 (detail::int_ewma_step: one unsigned product, the sign applied once)
 // is U + w (u - U) with the number type's operators, bit for bit: U and u anywhere in
 // [0, raw_max] (0, 1, the 2^30 clamp, raw_max and random), w in [0, 1] (its edges, 2^-32 steps

@@ -156,8 +156,11 @@ struct int_window_config {
   bit_rate host_rate{};
   bit_rate min_rate{};
   duration t{};
-  /// T's reciprocal: the tau/T weight of the utilisation EWMA without a division per ACK.
-  invariant_divisor t_div{};
+  /// T's reciprocal: the tau/T weight of the utilisation EWMA without a division per ACK (in
+  /// fixed point with int_weight_divisor's short form; other number types divide through
+  /// invariant_divisor, as int_weight_divisor's general form would).
+  std::conditional_t < requires { T::fraction_bits; }
+  , int_weight_divisor, invariant_divisor > t_div{};
   /// int_window_raw_ranges(*this), set by make_int_window_config: eta in [0, 1] and max_cwnd,
   /// min_cwnd and W_AI in [0, 2^62) raw, the ranges mimd_window's raw-integer path needs. A
   /// hand-built configuration keeps false: the operator form.
@@ -206,7 +209,7 @@ template <Number T, class P>
   c.host_rate = p.host_rate;
   c.min_rate = p.min_rate;
   c.t = p.base_rtt;
-  c.t_div = invariant_divisor{static_cast<std::uint64_t>(p.base_rtt.count())};
+  c.t_div = decltype(c.t_div){static_cast<std::uint64_t>(p.base_rtt.count())};
   c.eta = num<T>(p.eta);
   bytes bdp = p.host_rate * p.base_rtt;  // HostBw * T
   if (bdp > int_window_limit) bdp = int_window_limit;

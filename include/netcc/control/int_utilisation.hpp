@@ -240,6 +240,78 @@ template <Number T>
   return t_div != nullptr ? ratio_by<T>(tau.count(), *t_div) : ratio<T>(tau.count(), t.count());
 }
 
+/// T's reciprocals for the tau/T weight of HPCC Algorithm 1 line 10 (int_time_weight), derived
+/// once per configuration: netcc::detail::invariant_divisor (every T) and, for T in [2, 2^31],
+/// Granlund and Montgomery's multiplier for dividends below 2^63 (PLDI 1994, Theorem 4.2 with
+/// N = 63): l = ceil(log2 T) in [1, 31], m = ceil(2^(63 + l) / T). Since 2^(l - 1) < T <= 2^l,
+/// m < 2^64, and m T = 2^(63 + l) + e with 0 <= e < T <= 2^l, so for 0 <= n < 2^63,
+/// m n 2^-(63 + l) = n / T + e n / (T 2^(63 + l)) lies in [n / T, n / T + 1 / T): its floor is
+/// floor(n / T). The quotient is one multiply-high and one shift by l - 1, with no
+/// power-of-two case and no correction step (invariant_divisor::div_floor64's, for 64-bit n).
+class int_weight_divisor {
+ public:
+  /// @brief T = 1 (the default).
+  constexpr int_weight_divisor() noexcept : int_weight_divisor(1) {}
+  /// @brief T = `t`; 0 is taken as 1 (as invariant_divisor takes it).
+  constexpr explicit int_weight_divisor(std::uint64_t t) noexcept : div_(t) {
+    const std::uint64_t d = div_.divisor();
+    if (d >= 2 && d <= (std::uint64_t{1} << 31)) {
+      const int l = static_cast<int>(std::bit_width(d - 1));  // ceil(log2 d), in [1, 31]
+      m_ = static_cast<std::uint64_t>(((u128{1} << (63 + l)) + (d - 1)) / d);
+      half_ = d / 2;
+      sh_ = l - 1;
+      short_ = true;
+    }
+  }
+  /// @brief T's reciprocal for every dividend.
+  [[nodiscard]] constexpr const invariant_divisor& general() const noexcept { return div_; }
+  /// @brief True when T lies in [2, 2^31]: div_floor63 and half apply.
+  [[nodiscard]] constexpr bool short_form() const noexcept { return short_; }
+  /// @brief floor(T / 2) (short_form only).
+  [[nodiscard]] constexpr std::uint64_t half() const noexcept { return half_; }
+  /// @brief floor(n / T) for n < 2^63 (short_form only): one multiply-high and a shift.
+  [[nodiscard, gnu::always_inline]] constexpr std::uint64_t div_floor63(
+      std::uint64_t n) const noexcept {
+    return static_cast<std::uint64_t>((u128{m_} * n) >> 64) >> sh_;
+  }
+
+ private:
+  invariant_divisor div_;
+  std::uint64_t m_ = 0;
+  std::uint64_t half_ = 0;
+  int sh_ = 0;
+  bool short_ = false;
+};
+
+/// int_time_weight through int_weight_divisor (`t_div` holds t): the same value. Fixed point with
+/// F <= 32 and raw_max >= 2^F, T in [2, 2^31]: for 0 < tau < T the rounded dividend
+/// tau 2^F + floor(T / 2) is at most (2^31 - 1) 2^32 + 2^30 < 2^63, so div_floor63 gives the
+/// quotient invariant_divisor::div_floor64 gives (both floor(n / T), exact), at most 2^F <=
+/// raw_max: in range. tau <= 0 and tau >= T take the general form's values (0 and 1; T > 0
+/// here). Other T, other number types: int_time_weight with the general reciprocal.
+/// (A template on the divisor type, so that a bare nullptr still names the general form.)
+template <Number T, class Div>
+requires std::is_same_v<Div, int_weight_divisor>
+[[nodiscard, gnu::always_inline]] constexpr T int_time_weight(duration tau, duration t,
+                                                              const Div* t_div) noexcept {
+  if constexpr (requires {
+                  T::fraction_bits;
+                  T::raw_max;
+                  T::from_raw(std::int64_t{});
+                }) {
+    if constexpr (T::fraction_bits >= 0 && T::fraction_bits <= 32) {
+      if (static_cast<std::uint64_t>(T::raw_max) >= (std::uint64_t{1} << T::fraction_bits) &&
+          t_div != nullptr && t_div->short_form()) {
+        if (tau <= duration::zero()) return num<T>(0);
+        if (tau >= t) return num<T>(1);
+        return int_raw_in_range<T>(static_cast<std::int64_t>(t_div->div_floor63(
+            (static_cast<std::uint64_t>(tau.count()) << T::fraction_bits) + t_div->half())));
+      }
+    }
+  }
+  return int_time_weight<T>(tau, t, t_div != nullptr ? &t_div->general() : nullptr);
+}
+
 /// HPCC Algorithm 1 line 10 (FastTune Algorithm 2 line 10): U + w (u - U), the EWMA step with
 /// the tau/T weight `w`, as the number type's operators compute it. Fixed point, for U and u in
 /// [0, raw_max] and w in [0, 1] (the estimator's: U and u are clamped to [0, umax], the weight
@@ -483,9 +555,8 @@ template <class Record>
 /// (detail::hop_utilisation, exact as before). A hop whose n_i or e_i exceeds 64 bits (never on
 /// a real path) is compared by its value instead. Double: the same comparison in floating point.
 template <Number T, int_path Path, class Clock, class Counter, class Record, std::size_t MaxHops,
-          class E>
-constexpr utilisation_sample<T> int_util_sample(const E& e, duration t,
-                                                const invariant_divisor* t_div,
+          class E, class Div>
+constexpr utilisation_sample<T> int_util_sample(const E& e, duration t, const Div* t_div,
                                                 std::array<Record, MaxHops>& rec,
                                                 std::uint8_t& count_out, T& u_out,
                                                 bool& have_u_out) noexcept {
@@ -664,7 +735,7 @@ class int_utilisation {
   template <class E>
   requires accepts<E>
   constexpr utilisation_sample<T> sample(const E& e, duration t) noexcept {
-    return sample_impl(e, t, nullptr);
+    return sample_impl(e, t, static_cast<const detail::invariant_divisor*>(nullptr));
   }
   /// @brief As sample(e, t), with T's reciprocal precomputed (`t_div` holds t, t >= 1): the
   /// tau/T weight is then a multiplication (netcc::ratio_by: the same value as netcc::ratio).
@@ -673,6 +744,19 @@ class int_utilisation {
   constexpr utilisation_sample<T> sample(const E& e, duration t,
                                          const detail::invariant_divisor& t_div) noexcept {
     return sample_impl(e, t, &t_div);
+  }
+  /// @brief As sample(e, t, t_div.general()), the same values: for t in [2, 2^31] the tau/T
+  /// weight is one multiply-high and a shift (detail::int_weight_divisor).
+  template <class E>
+  requires accepts<E>
+  constexpr utilisation_sample<T> sample(const E& e, duration t,
+                                         const detail::int_weight_divisor& t_div) noexcept {
+    // Only fixed point takes the short form; other number types keep the general reciprocal
+    // (the same instantiation as sample(e, t, t_div.general())).
+    if constexpr (requires { T::fraction_bits; })
+      return sample_impl(e, t, &t_div);
+    else
+      return sample_impl(e, t, &t_div.general());
   }
 
   /// @brief True once U holds a sample.  /// @brief True once U holds a sample.
@@ -685,9 +769,8 @@ class int_utilisation {
  private:
   // MeasureInflight in one pass over the hops (detail::int_util_sample, which the compact
   // controllers run on their wire-width records too).
-  template <class E>
-  constexpr utilisation_sample<T> sample_impl(const E& e, duration t,
-                                              const detail::invariant_divisor* t_div) noexcept {
+  template <class E, class Div>
+  constexpr utilisation_sample<T> sample_impl(const E& e, duration t, const Div* t_div) noexcept {
     return detail::int_util_sample<T, Path, clock, counter>(e, t, t_div, rec_, count_, u_, have_u_);
   }
 
