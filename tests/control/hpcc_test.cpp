@@ -641,6 +641,33 @@ RC_GTEST_PROP(IntUtilisation, EwmaStepEqualsTheOperatorForm, ()) {
   RC_ASSERT(netcc::detail::int_ewma_step(big_u, u, w) == big_u + w * (u - big_u));
 }
 
+// The EWMA step's signed rounding (one signed 128-bit product, the sign folded into the rounding
+// addend) is operator*'s ties away from zero in both signs: products at exact ties (w = 2^-F and
+// d an odd multiple of 2^(F-1), either sign), one below and above them, and d w anywhere, against
+// the operator form (q32 and a 16-bit fraction).
+template <class Q>
+void check_ewma_ties(std::int64_t big_u, std::int64_t k, std::int64_t off, std::int64_t w) {
+  constexpr std::int64_t half = std::int64_t{1} << (Q::fraction_bits - 1);
+  const std::int64_t lim = std::int64_t{1} << 61;
+  const std::int64_t u_raw = big_u + ((2 * (k % (lim / half / 4)) + 1) * half) + off;
+  const Q bu = Q::from_raw(big_u), u = Q::from_raw(u_raw < 0 ? 0 : u_raw), wq = Q::from_raw(w);
+  RC_ASSERT(netcc::detail::int_ewma_step(bu, u, wq).raw() == (bu + wq * (u - bu)).raw());
+  RC_ASSERT(netcc::detail::int_ewma_step(u, bu, wq).raw() == (u + wq * (bu - u)).raw());
+}
+
+RC_GTEST_PROP(IntUtilisation, EwmaStepRoundsTiesAwayFromZeroInBothSigns, ()) {
+  const std::int64_t big_u = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 61);
+  const std::int64_t k = *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 40);
+  const std::int64_t off = *rc::gen::element<std::int64_t>(0, 0, -1, 1);
+  const std::int64_t w32 = *rc::gen::element<std::int64_t>(
+      1, 1, 3, (std::int64_t{1} << 32) - 1,
+      *rc::gen::inRange<std::int64_t>(0, (std::int64_t{1} << 32) + 1));
+  const std::int64_t w16 = *rc::gen::element<std::int64_t>(
+      1, 1, 3, *rc::gen::inRange<std::int64_t>(0, (std::int64_t{1} << 16) + 1));
+  check_ewma_ties<netcc::fixed_point<31, 32>>(big_u, k, off, w32);
+  check_ewma_ties<netcc::fixed_point<47, 16>>(big_u, k, off, w16);
+}
+
 // The chosen hop's u' in q32 (detail::int_util_chosen: two 64-bit products when n < 2^30 and
 // e T < 2^63) is int_util_scale::utilisation's value bit for bit, for exact keys with n and e
 // anywhere in 64 bits (at and beside 2^30, e T at and beside 2^63, quotients beyond 64 bits)

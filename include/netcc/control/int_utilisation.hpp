@@ -316,9 +316,9 @@ requires std::is_same_v<Div, int_weight_divisor>
 /// the tau/T weight `w`, as the number type's operators compute it. Fixed point, for U and u in
 /// [0, raw_max] and w in [0, 1] (the estimator's: U and u are clamped to [0, umax], the weight
 /// is int_time_weight's): d = u - U lies in [-raw_max, raw_max] (no saturation), the product's
-/// magnitude |d| w_raw is below 2^(63 + F) <= 2^127 (one unsigned 64 x 64 -> 128-bit product),
-/// rounded to nearest with ties away from zero as operator* rounds it (floor((m + 2^(F-1)) /
-/// 2^F) = (m >> F) + bit F-1 of m) and at most |d| (w <= 1), so U + w d lies between U and u:
+/// magnitude |d| w_raw is below 2^(63 + F) <= 2^127 (one signed 64 x 64 -> 128-bit product),
+/// rounded to nearest with ties away from zero as operator* rounds it (the sign folded into the
+/// rounding addend, proved below) and at most |d| (w <= 1), so U + w d lies between U and u:
 /// operator+ cannot saturate and from_raw cannot clamp. Other inputs, other number types: the
 /// operator form.
 template <Number T>
@@ -336,13 +336,17 @@ template <Number T>
               0 &&
           static_cast<std::uint64_t>(w.raw()) <= static_cast<std::uint64_t>(one)) {
         const std::int64_t d = u.raw() - big_u.raw();  // both in [0, raw_max]: no overflow
-        const std::uint64_t s = d < 0 ? ~std::uint64_t{0} : 0;
-        const std::uint64_t ad = (static_cast<std::uint64_t>(d) ^ s) - s;  // |d|
-        const u128 m = u128{ad} * static_cast<std::uint64_t>(w.raw());
-        const auto q = static_cast<std::uint64_t>((m + (u128{1} << (T::fraction_bits - 1))) >>
-                                                  T::fraction_bits);  // <= |d|
-        // Between U and u (above), both in [0, raw_max]: in range.
-        return int_raw_in_range<T>(big_u.raw() + static_cast<std::int64_t>((q ^ s) - s));
+        // The signed product m = d w (|m| <= |d| 2^F < 2^(63 + F) <= 2^127: one signed
+        // 64 x 64 -> 128-bit product) rounded without taking |d|: for m >= 0,
+        // (m + 2^(F-1)) >> F; for m < 0, -((-m + 2^(F-1)) >> F) = floor((m + 2^(F-1) - 1) / 2^F)
+        // (-floor(a / N) = floor((N - 1 - a) / N) with N = 2^F, a = -m + 2^(F-1), and
+        // N - 2^(F-1) = 2^(F-1)), the arithmetic shift of m + 2^(F-1) - 1. The addend
+        // 2^(F-1) + (m >> 127) is 2^(F-1) less the sign bit.
+        const i128 m = i128{d} * w.raw();
+        const auto q = static_cast<std::int64_t>(
+            (m + ((i128{1} << (T::fraction_bits - 1)) + (m >> 127))) >> T::fraction_bits);
+        // |q| <= |d| (w <= 1): U + q lies between U and u, both in [0, raw_max]: in range.
+        return int_raw_in_range<T>(big_u.raw() + q);
       }
     }
   }
