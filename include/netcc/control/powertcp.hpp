@@ -268,15 +268,6 @@ template <Number T>
   return a / b;
 }
 
-// A fixed-point value from a raw integer within its range, [-raw_max, raw_max] (T::from_raw's
-// value: its clamp cannot act there, but g++ keeps the test where it cannot see the range).
-// fixed_point holds its raw integer and nothing else.
-template <class T>
-[[nodiscard, gnu::always_inline]] constexpr T theta_raw(std::int64_t raw) noexcept {
-  static_assert(sizeof(T) == sizeof(std::int64_t) && std::is_trivially_copyable_v<T>);
-  return std::bit_cast<T>(raw);
-}
-
 /// UPDATEWINDOW in the operator form, Algorithm 1 line 27 / Algorithm 2 line 20 (Eq. 7):
 /// gamma (cwnd_old / p + beta) + (1 - gamma) cwnd, with cwnd_old / p capped at HostBw * tau
 /// (Property 1) and no division by a power below cwnd_old / (HostBw * tau), clamped to
@@ -347,7 +338,7 @@ template <Number T>
           (u128{one - g} * static_cast<std::uint64_t>(wr) + half) >> 32);  // <= cwnd
       std::uint64_t w = a + b;                                             // < 2^64
       if (w > raw_max) w = raw_max;
-      return clamp_num(theta_raw<T>(static_cast<std::int64_t>(w)), lo, hi);
+      return clamp_num(int_raw_in_range<T>(static_cast<std::int64_t>(w)), lo, hi);
     }
     return powertcp_update_window_slow<T>(p, host_bdp, cwnd_old, gamma, beta, cwnd, lo, hi,
                                           uncapped);
@@ -427,7 +418,7 @@ template <Number T>
                 (static_cast<std::uint64_t>(qlen) << 32) + r.inv_bdp.divisor() / 2);
             const std::uint64_t v = qv >= pmax_r - one_r ? pmax_r : qv + one_r;
             const u128 pw = (u128{c} * v + (u128{1} << 31)) >> 32;
-            return theta_raw<T>(static_cast<std::int64_t>(pw > pmax_r ? pmax_r : pw));
+            return int_raw_in_range<T>(static_cast<std::int64_t>(pw > pmax_r ? pmax_r : pw));
           }
         }
         const T current = clamp_num(
@@ -754,7 +745,7 @@ template <Number T>
           tau_div.div_floor64((static_cast<std::uint64_t>(rtt) << 32) + tau_div.divisor() / 2));
       // Both factors in [0, 2^62]: their signed 64 x 64 -> 128-bit product is the unsigned one.
       const i128 p = (i128{current} * voltage + (i128{1} << 31)) >> 32;
-      return theta_raw<T>(p > pmax ? pmax : static_cast<std::int64_t>(p));
+      return int_raw_in_range<T>(p > pmax ? pmax : static_cast<std::int64_t>(p));
     }
     return theta_powertcp_power_slow<T>(rtt, prev_rtt, dt, tau_div);
   } else {
@@ -788,7 +779,7 @@ template <Number T>
       const std::uint64_t half =
           (std::uint64_t{1} << 31) - (static_cast<std::uint64_t>(d) >> 63);     // 2^31 - [d < 0]
       const auto x = static_cast<i128>(static_cast<u128>(i128{w} * d) + half);  // no overflow
-      return theta_raw<T>(s + static_cast<std::int64_t>(x >> 32));
+      return int_raw_in_range<T>(s + static_cast<std::int64_t>(x >> 32));
     }
     return theta_powertcp_smooth_slow<T>(smooth, power, dt, tau_div);
   } else {
