@@ -918,15 +918,12 @@ class basic_swift {
         const value_type an = n == num<value_type>(1) ? ai_ : mul_nonneg(ai_, n);
         if (an < value_type::max()) {
           const auto wr = static_cast<std::uint64_t>(w.raw());
-          // The dividend an 2^F + w / 2 from its two 64-bit halves (the carry of the low half
-          // added to the high), the same value as the 128-bit shift and sum: built as a 128-bit
-          // expression, g++ passed an and w / 2 to the division through the stack, a store and
-          // a reload on the window's dependency chain on every increase.
-          const auto a = static_cast<std::uint64_t>(an.raw());
-          const std::uint64_t lo0 = a << fb;
-          const std::uint64_t lo = lo0 + wr / 2;
-          const std::uint64_t hi = (a >> (64 - fb)) + (lo < lo0 ? 1 : 0);
-          const std::uint64_t q = detail::udiv_128_64((detail::u128{hi} << 64) | lo, wr);
+          // The dividend an 2^F + w / 2 from its two 64-bit halves (detail::shl_add_halves):
+          // built as a 128-bit expression, g++ passed it to the division through the stack, a
+          // store and a reload on the window's dependency chain on every increase.
+          const detail::u128_halves x =
+              detail::shl_add_halves<fb>(static_cast<std::uint64_t>(an.raw()), wr / 2);
+          const std::uint64_t q = detail::udiv_128_64(x.hi, x.lo, wr);
           return value_type::from_raw(q > static_cast<std::uint64_t>(value_type::raw_max)
                                           ? value_type::raw_max
                                           : static_cast<std::int64_t>(q));

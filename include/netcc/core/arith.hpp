@@ -430,22 +430,6 @@ class divisor_u64 {
   int sh2_ = 0;
 };
 
-/// floor((hi 2^64 + lo) / d) for d > 0 and hi < d (the quotient fits 64 bits): udiv_128_64 on
-/// a dividend given as its two 64-bit halves. A 128-bit dividend built as one expression (a
-/// shift and a sum) is what g++ passed to the division through the stack, a store and a reload
-/// on the quotient's dependency chain; the halves go to the division in two registers.
-[[nodiscard]] constexpr std::uint64_t udiv_128_64(std::uint64_t hi, std::uint64_t lo,
-                                                  std::uint64_t d) noexcept {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (!std::is_constant_evaluated()) {
-    std::uint64_t q = 0, r = 0;
-    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d) : "cc");
-    return q;
-  }
-#endif
-  return static_cast<std::uint64_t>(((u128{hi} << 64) | lo) / d);
-}
-
 /// The two 64-bit halves of x 2^S + a, for any 64-bit x and a and 0 <= S < 64: the low half is
 /// (x 2^S mod 2^64) + a mod 2^64, the high half floor(x / 2^(64 - S)) (0 for S = 0) plus that
 /// sum's carry.

@@ -20,21 +20,27 @@ constexpr std::int64_t saturate_i64(i128 v) noexcept {
   return static_cast<std::int64_t>(v > hi ? hi : (v < lo ? lo : v));
 }
 
-// floor(n / d) for d > 0 and n < d * 2^64 (the quotient fits 64 bits): one hardware 128/64-bit
-// division on x86-64 with GCC or Clang (the library's 128-bit division normalises both operands
-// and calls out first); the library division in constant evaluation and on other targets.
-[[nodiscard]] constexpr std::uint64_t udiv_128_64(u128 n, std::uint64_t d) noexcept {
+// floor((hi 2^64 + lo) / d) for d > 0 and hi < d (the quotient fits 64 bits): one hardware
+// 128/64-bit division on x86-64 with GCC or Clang (the library's 128-bit division normalises
+// both operands and calls out first); the library division in constant evaluation and on other
+// targets. The dividend as its two 64-bit halves: built as one 128-bit expression (a shift and a
+// sum), g++ passed it to the division through the stack, a store and a reload on the quotient's
+// dependency chain; the halves go to the division in two registers (see shl_add_halves).
+[[nodiscard]] constexpr std::uint64_t udiv_128_64(std::uint64_t hi, std::uint64_t lo,
+                                                  std::uint64_t d) noexcept {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   if (!std::is_constant_evaluated()) {
     std::uint64_t q = 0, r = 0;
-    __asm__("divq %4"
-            : "=a"(q), "=d"(r)
-            : "a"(static_cast<std::uint64_t>(n)), "d"(static_cast<std::uint64_t>(n >> 64)), "rm"(d)
-            : "cc");
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d) : "cc");
     return q;
   }
 #endif
-  return static_cast<std::uint64_t>(n / d);
+  return static_cast<std::uint64_t>(((u128{hi} << 64) | lo) / d);
+}
+
+// floor(n / d) for d > 0 and n < d * 2^64: udiv_128_64 on n's two halves.
+[[nodiscard]] constexpr std::uint64_t udiv_128_64(u128 n, std::uint64_t d) noexcept {
+  return udiv_128_64(static_cast<std::uint64_t>(n >> 64), static_cast<std::uint64_t>(n), d);
 }
 
 // floor(n / d) for unsigned n and d > 0, through udiv_128_64 whenever the quotient fits 64 bits.
