@@ -907,9 +907,9 @@ class basic_swift {
     // 2^63 raw and w >= 1 (raw >= 2^F), so the dividend an 2^F + w / 2 is below w 2^64 and the
     // quotient, at most an + 1, fits 64 bits. One MSS acknowledged (num_acked exactly 1) takes
     // ai itself. ai num_acked beyond the q32 range takes the exact quotient first
-    // (netcc::div_recip), as before. Double: ai / cwnd * n. Always inlined, as react: where
-    // on_ack itself is inlined into its caller (swift_compact's flattened on_ack), g++ otherwise
-    // left this out of line (30 more instructions per ACK).
+    // (netcc::div_recip), as before. Double: ai / cwnd * n (ai / cwnd for n = 1). Always
+    // inlined, as react: where on_ack itself is inlined into its caller (swift_compact's
+    // flattened on_ack), g++ otherwise left this out of line (30 more instructions per ACK).
     [[nodiscard, gnu::always_inline]] constexpr value_type additive_increase(
         value_type n, value_type w) const noexcept {
       if constexpr (detail::swift_is_fixed<value_type>::value) {
@@ -930,7 +930,10 @@ class basic_swift {
         }
         return div_recip(ai_, w) * n;
       } else {
-        return ai_ / w * n;
+        // One MSS acknowledged (n exactly 1): ai / cwnd itself, the product's value (x 1 is
+        // exact), without the multiplication's latency on the window's dependency chain.
+        const value_type q = ai_ / w;
+        return n == num<value_type>(1) ? q : q * n;
       }
     }
 
