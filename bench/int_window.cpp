@@ -7,7 +7,9 @@
 // The compact forms (netcc::hpcc_compact, netcc::fasttune_compact: 64-B states at wire width)
 // per ACK on one flow, and flows at scale: 1 to 1M flow states in a contiguous array (compact
 // states, or q32 controller objects), 5-hop ACKs delivered in random flow order
-// ("bytes_per_flow"); the cost per ACK beyond the single-flow figure is cache misses.
+// ("bytes_per_flow"); the cost per ACK beyond the single-flow figure is cache misses. The
+// per-ACK entries also run over a 1024-ACK ring (", long_ring" in their names), where the
+// choice of the most congested hop cannot be learnt by the branch predictor.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -24,12 +26,13 @@ namespace {
 
 using namespace netcc::literals;
 using netcc_bench::int_acks;
+using netcc_bench::long_ring;
 using netcc_bench::ring;
 
-template <class C>
+template <class C, std::size_t Ring = ring>
 void BM_int_window_ack(benchmark::State& state) {
-  const auto acks =
-      int_acks<typename C::estimator_type::stack_type>(static_cast<std::size_t>(state.range(0)));
+  const auto acks = int_acks<typename C::estimator_type::stack_type>(
+      static_cast<std::size_t>(state.range(0)), Ring);
   typename C::params_type p;
   p.host_rate = 100_Gbps;
   p.base_rtt = 10_us;
@@ -37,7 +40,7 @@ void BM_int_window_ack(benchmark::State& state) {
   C cc{p};
   std::size_t i = 0;
   for (auto _ : state) {
-    cc.on_ack(acks[i++ & (ring - 1)]);
+    cc.on_ack(acks[i++ & (Ring - 1)]);
     benchmark::DoNotOptimize(cc);
   }
   benchmark::DoNotOptimize(cc.cwnd());
@@ -67,11 +70,18 @@ BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<ieee_double, stack8>>)
 BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<q32, stack8>>)->Arg(1)->Arg(2)->Arg(5)->Arg(8);
 BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<ieee_double, wire5>>)->Arg(1)->Arg(5);
 BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<q32, wire5>>)->Arg(1)->Arg(5);
+// The same controllers over the 1024-ACK ring (netcc_bench::long_ring), whose sequence of most
+// congested hops a branch predictor cannot learn by heart.
+BENCHMARK(BM_int_window_ack<netcc::basic_hpcc<ieee_double, stack8>, long_ring>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_ack<netcc::basic_hpcc<q32, stack8>, long_ring>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<ieee_double, stack8>, long_ring>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<q32, stack8>, long_ring>)->Arg(1)->Arg(5);
 
 // One flow through the compact form's config and an external state.
-template <class C>
+template <class C, std::size_t Ring = ring>
 void BM_int_window_compact_ack(benchmark::State& state) {
-  const auto acks = int_acks<typename C::stack_type>(static_cast<std::size_t>(state.range(0)));
+  const auto acks =
+      int_acks<typename C::stack_type>(static_cast<std::size_t>(state.range(0)), Ring);
   typename C::params_type p;
   p.host_rate = 100_Gbps;
   p.base_rtt = 10_us;
@@ -80,7 +90,7 @@ void BM_int_window_compact_ack(benchmark::State& state) {
   auto st = cfg.initial_state();
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(cfg.on_ack(st, acks[i++ & (ring - 1)]));
+    benchmark::DoNotOptimize(cfg.on_ack(st, acks[i++ & (Ring - 1)]));
     benchmark::DoNotOptimize(st);
   }
   state.counters["state_B"] = static_cast<double>(sizeof(st));
@@ -142,6 +152,8 @@ void BM_int_window_object_flows(benchmark::State& state) {
 
 BENCHMARK(BM_int_window_compact_ack<netcc::hpcc_compact>)->Arg(1)->Arg(5);
 BENCHMARK(BM_int_window_compact_ack<netcc::fasttune_compact>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_compact_ack<netcc::hpcc_compact, long_ring>)->Arg(1)->Arg(5);
+BENCHMARK(BM_int_window_compact_ack<netcc::fasttune_compact, long_ring>)->Arg(1)->Arg(5);
 BENCHMARK(BM_int_window_compact_flows<netcc::hpcc_compact>)->RangeMultiplier(16)->Range(1, 1 << 20);
 BENCHMARK(BM_int_window_compact_flows<netcc::fasttune_compact>)
     ->RangeMultiplier(16)

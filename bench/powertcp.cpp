@@ -4,6 +4,8 @@
 // controller's size in bytes (counter "state_B"). Feedback is a pre-generated ring of
 // well-formed ACKs (every ACK yields a power sample and a window update), so the numbers are
 // the full per-ACK path: GETCWND, NORMPOWER over all hops, smoothing, UPDATEWINDOW, UPDATEOLD.
+// The 1- and 5-hop entries also run over a 1024-ACK ring (", long_ring" in their names), whose
+// choice of hop a branch predictor cannot learn by heart as it can the 128-ACK ring's.
 // theta-PowerTCP's 32-B compact form per ACK, and flows at scale (1 to 1M states in an array,
 // events in random flow order, "bytes_per_flow"). PowerTCP's 64-B compact form
 // (netcc::powertcp_compact, HPCC's wire format) per ACK at 1 and 5 hops next to the q32 object on
@@ -23,20 +25,21 @@ namespace {
 
 using namespace netcc::literals;
 using netcc_bench::int_acks;
+using netcc_bench::long_ring;
 using netcc_bench::ring;
 
 netcc::powertcp_params bench_params() {
   return {.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 8};
 }
 
-template <class Policy, class Stack>
+template <class Policy, class Stack, std::size_t Ring = ring>
 void BM_powertcp_ack(benchmark::State& state) {
   using cc_t = netcc::basic_powertcp<Policy, netcc::int_power<Stack>>;
-  const auto acks = int_acks<Stack>(static_cast<std::size_t>(state.range(0)));
+  const auto acks = int_acks<Stack>(static_cast<std::size_t>(state.range(0)), Ring);
   cc_t cc{bench_params()};
   std::size_t i = 0;
   for (auto _ : state) {
-    cc.on_ack(acks[i++ & (ring - 1)]);
+    cc.on_ack(acks[i++ & (Ring - 1)]);
     benchmark::DoNotOptimize(cc);
   }
   benchmark::DoNotOptimize(cc.cwnd());
@@ -52,6 +55,9 @@ BENCHMARK(BM_powertcp_ack<netcc::arith::q32, stack8>)->Arg(1)->Arg(2)->Arg(5)->A
 BENCHMARK(BM_powertcp_ack<netcc::arith::ieee_double, netcc::int_stack<5>>)->Arg(5);
 BENCHMARK(BM_powertcp_ack<netcc::arith::ieee_double, wire5>)->Arg(1)->Arg(5);
 BENCHMARK(BM_powertcp_ack<netcc::arith::q32, wire5>)->Arg(1)->Arg(5);
+// Over the 1024-ACK ring (netcc_bench::long_ring): a choice of hop the predictor cannot learn.
+BENCHMARK(BM_powertcp_ack<netcc::arith::ieee_double, stack8, long_ring>)->Arg(1)->Arg(5);
+BENCHMARK(BM_powertcp_ack<netcc::arith::q32, stack8, long_ring>)->Arg(1)->Arg(5);
 
 template <class Policy>
 void BM_theta_powertcp_ack(benchmark::State& state) {
@@ -163,19 +169,21 @@ void BM_theta_powertcp_q32_flows(benchmark::State& state) {
 BENCHMARK(BM_theta_powertcp_q32_flows)->RangeMultiplier(16)->Range(1, 1 << 20);
 
 // PowerTCP's 64-B compact form (netcc::powertcp_compact) on one flow, wire-format ACKs.
+template <std::size_t Ring = ring>
 void BM_powertcp_compact_ack(benchmark::State& state) {
-  const auto acks = int_acks<wire5>(static_cast<std::size_t>(state.range(0)));
+  const auto acks = int_acks<wire5>(static_cast<std::size_t>(state.range(0)), Ring);
   const netcc::powertcp_compact::config cfg{bench_params()};
   auto st = cfg.initial_state();
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(cfg.on_ack(st, acks[i++ & (ring - 1)]));
+    benchmark::DoNotOptimize(cfg.on_ack(st, acks[i++ & (Ring - 1)]));
     benchmark::DoNotOptimize(st);
   }
   state.counters["state_B"] = static_cast<double>(sizeof(st));
   state.counters["hops"] = static_cast<double>(state.range(0));
 }
-BENCHMARK(BM_powertcp_compact_ack)->Arg(1)->Arg(5);
+BENCHMARK(BM_powertcp_compact_ack<>)->Name("BM_powertcp_compact_ack")->Arg(1)->Arg(5);
+BENCHMARK(BM_powertcp_compact_ack<long_ring>)->Arg(1)->Arg(5);
 
 void BM_powertcp_compact_flows(benchmark::State& state) {
   const auto flows = static_cast<std::size_t>(state.range(0));
