@@ -740,7 +740,7 @@ RC_GTEST_PROP(IntUtilisation, DividendHalvesAreThe128BitDividend, ()) {
   check_dividend_halves<63>(x, a, d_pick, d_any);
 }
 
-// detail::int_raw_in_range (the raw results of the fast forms: the chosen hop's u', the tau/T
+// detail::raw_in_range (the raw results of the fast forms: the chosen hop's u', the tau/T
 // weight, the EWMA step, Eq. 4's window) is from_raw for every raw value in [-raw_max,
 // raw_max]: q32 and two narrower fixed points (whose clamps act below 2^63), at the range's
 // ends, around 0 and anywhere in it.
@@ -748,7 +748,7 @@ template <class Q>
 void check_raw_in_range(std::int64_t pick) {
   const std::int64_t r = *rc::gen::element<std::int64_t>(
       0, 1, -1, Q::raw_max, -Q::raw_max, Q::raw_max - 1, -Q::raw_max + 1, pick % Q::raw_max);
-  RC_ASSERT(netcc::detail::int_raw_in_range<Q>(r).raw() == Q::from_raw(r).raw());
+  RC_ASSERT(netcc::detail::raw_in_range<Q>(r).raw() == Q::from_raw(r).raw());
 }
 
 RC_GTEST_PROP(IntUtilisation, RawInRangeIsFromRawWithinTheRange, ()) {
@@ -757,7 +757,7 @@ RC_GTEST_PROP(IntUtilisation, RawInRangeIsFromRawWithinTheRange, ()) {
   check_raw_in_range<netcc::fixed_point<15, 16>>(pick);
   check_raw_in_range<netcc::fixed_point<40, 8>>(pick);
 }
-static_assert(netcc::detail::int_raw_in_range<netcc::fixed_point<31, 32>>(-5).raw() == -5);
+static_assert(netcc::detail::raw_in_range<netcc::fixed_point<31, 32>>(-5).raw() == -5);
 
 // The constant-evaluation path of the halves' division (the library's 128-bit division).
 static_assert(netcc::detail::udiv_128_64(std::uint64_t{1}, std::uint64_t{0}, std::uint64_t{2}) ==

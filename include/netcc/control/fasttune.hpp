@@ -165,7 +165,7 @@ class basic_fasttune {
   /// netcc::SwitchAckFeedback is optional (without it every ACK is a host ACK).
   template <class E>
   requires IntFeedbackFor<E, Stack>
-  constexpr void on_ack(const E& e) noexcept {
+  [[gnu::always_inline]] constexpr void on_ack(const E& e) noexcept {
     using ft = feedback_traits<E>;
     bool from_switch = false;
     if constexpr (SwitchAckFeedback<E>) from_switch = ft::switch_ack(e);

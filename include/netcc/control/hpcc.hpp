@@ -241,7 +241,8 @@ template <Number T, class P>
 /// implies U > 0 and, as above, a quotient at most M + 1 < 2^63 (no clamp); the sum with W_AI
 /// is below 2^63 (no saturation) and is clamped as clamp_num clamps it.
 template <Number T>
-[[nodiscard]] constexpr T mimd_window(T wc, T u, const int_window_config<T>& c) noexcept {
+[[nodiscard, gnu::always_inline]] constexpr T mimd_window(T wc, T u,
+                                                          const int_window_config<T>& c) noexcept {
   if constexpr (requires {
                   T::fraction_bits;
                   T::raw_max;
@@ -270,7 +271,7 @@ template <Number T>
         if (!(r >= c.min_cwnd.raw())) r = c.min_cwnd.raw();
         if (r > c.max_cwnd.raw()) r = c.max_cwnd.raw();
         // r is min_cwnd's raw, max_cwnd's, or between them: a raw value of T, in range.
-        return int_raw_in_range<T>(r);
+        return raw_in_range<T>(r);
       }
     }
   }
@@ -402,7 +403,7 @@ class basic_hpcc {
   /// accessor or the clock width that differs).
   template <class E>
   requires IntFeedbackFor<E, Stack>
-  constexpr void on_ack(const E& e) noexcept {
+  [[gnu::always_inline]] constexpr void on_ack(const E& e) noexcept {
     using ft = feedback_traits<E>;
     est_.sample(e, cfg_.t, cfg_.t_div);  // MeasureInflight; stores L = ack.L (line 28)
     branch_ = hpcc_branch::hold;

@@ -97,26 +97,6 @@ template <Number T>
 
 namespace detail {
 
-/// True for netcc::fixed_point's specialisations (int_raw_in_range's bit copy).
-template <class T>
-inline constexpr bool int_util_is_fixed_point = false;
-template <int I, int F>
-inline constexpr bool int_util_is_fixed_point<fixed_point<I, F>> = true;
-
-/// T::from_raw(r) for an r its caller proves in [-raw_max, raw_max], where from_raw's clamp is
-/// the identity: for netcc::fixed_point (one signed 64-bit raw integer, trivially copyable) its
-/// bits without the clamp's compare (for q32, the compare with -raw_max and a conditional
-/// move); for other number types, from_raw itself.
-template <Number T>
-[[nodiscard, gnu::always_inline]] constexpr T int_raw_in_range(std::int64_t r) noexcept {
-  if constexpr (int_util_is_fixed_point<T>) {
-    static_assert(sizeof(T) == sizeof(std::int64_t) && std::is_trivially_copyable_v<T>);
-    return std::bit_cast<T>(r);
-  } else {
-    return T::from_raw(r);
-  }
-}
-
 /// n / d for non-negative 128-bit n and positive d, in number type T: both are halved until
 /// they fit 64 bits (only at magnitudes far beyond any real link), then netcc::ratio.
 template <Number T>
@@ -227,7 +207,7 @@ template <Number T>
         static_cast<std::uint64_t>(T::raw_max) >= (std::uint64_t{1} << T::fraction_bits) &&
         t_div != nullptr && t_div->divisor() <= (std::uint64_t{1} << 31))
       // The quotient is at most 2^F <= raw_max (the test above): in range.
-      return int_raw_in_range<T>(static_cast<std::int64_t>(t_div->div_floor64(
+      return raw_in_range<T>(static_cast<std::int64_t>(t_div->div_floor64(
           (static_cast<std::uint64_t>(tau.count()) << T::fraction_bits) + t_div->divisor() / 2)));
     // 0 < tau < T: tau 2^F / T rounds to at most 2^F (<= raw_max here), so the quotient fits
     // 64 bits and nothing saturates: ratio_by's value without its sign and range handling.
@@ -304,7 +284,7 @@ requires std::is_same_v<Div, int_weight_divisor>
           t_div != nullptr && t_div->short_form()) {
         if (tau <= duration::zero()) return num<T>(0);
         if (tau >= t) return num<T>(1);
-        return int_raw_in_range<T>(static_cast<std::int64_t>(t_div->div_floor63(
+        return raw_in_range<T>(static_cast<std::int64_t>(t_div->div_floor63(
             (static_cast<std::uint64_t>(tau.count()) << T::fraction_bits) + t_div->half())));
       }
     }
@@ -346,7 +326,7 @@ template <Number T>
         const auto q = static_cast<std::int64_t>(
             (m + ((i128{1} << (T::fraction_bits - 1)) + (m >> 127))) >> T::fraction_bits);
         // |q| <= |d| (w <= 1): U + q lies between U and u, both in [0, raw_max]: in range.
-        return int_raw_in_range<T>(big_u.raw() + q);
+        return raw_in_range<T>(big_u.raw() + q);
       }
     }
   }
@@ -491,7 +471,7 @@ template <Number T>
         const std::uint64_t q = udiv_128_64(x.hi, x.lo, d);
         const auto lim = static_cast<std::uint64_t>(umax.raw());
         // min(q, umax raw) lies in [0, umax raw], umax a positive T: in range.
-        return int_raw_in_range<T>(static_cast<std::int64_t>(q > lim ? lim : q));
+        return raw_in_range<T>(static_cast<std::int64_t>(q > lim ? lim : q));
       }
     }
   }
@@ -558,12 +538,14 @@ template <class Record>
 /// 8e9 are common to every hop), so only the chosen hop's u' is divided out
 /// (detail::hop_utilisation, exact as before). A hop whose n_i or e_i exceeds 64 bits (never on
 /// a real path) is compared by its value instead. Double: the same comparison in floating point.
+/// Always inlined, as the estimator's sample() and the controllers' on_ack that call it: where a
+/// translation unit calls on_ack from two places (bench/int_window.cpp with its two ACK rings),
+/// g++ kept this or its caller out of line (FastTune q32: 256 -> 314 instructions per ACK).
 template <Number T, int_path Path, class Clock, class Counter, class Record, std::size_t MaxHops,
           class E, class Div>
-constexpr utilisation_sample<T> int_util_sample(const E& e, duration t, const Div* t_div,
-                                                std::array<Record, MaxHops>& rec,
-                                                std::uint8_t& count_out, T& u_out,
-                                                bool& have_u_out) noexcept {
+[[gnu::always_inline]] constexpr utilisation_sample<T> int_util_sample(
+    const E& e, duration t, const Div* t_div, std::array<Record, MaxHops>& rec,
+    std::uint8_t& count_out, T& u_out, bool& have_u_out) noexcept {
   // The caller's count, U and flag are read once and written once (locals: the records' stores
   // cannot alias them).
   std::uint8_t count = count_out;
@@ -738,23 +720,23 @@ class int_utilisation {
   /// @return the sample (before smoothing)
   template <class E>
   requires accepts<E>
-  constexpr utilisation_sample<T> sample(const E& e, duration t) noexcept {
+  [[gnu::always_inline]] constexpr utilisation_sample<T> sample(const E& e, duration t) noexcept {
     return sample_impl(e, t, static_cast<const detail::invariant_divisor*>(nullptr));
   }
   /// @brief As sample(e, t), with T's reciprocal precomputed (`t_div` holds t, t >= 1): the
   /// tau/T weight is then a multiplication (netcc::ratio_by: the same value as netcc::ratio).
   template <class E>
   requires accepts<E>
-  constexpr utilisation_sample<T> sample(const E& e, duration t,
-                                         const detail::invariant_divisor& t_div) noexcept {
+  [[gnu::always_inline]] constexpr utilisation_sample<T> sample(
+      const E& e, duration t, const detail::invariant_divisor& t_div) noexcept {
     return sample_impl(e, t, &t_div);
   }
   /// @brief As sample(e, t, t_div.general()), the same values: for t in [2, 2^31] the tau/T
   /// weight is one multiply-high and a shift (detail::int_weight_divisor).
   template <class E>
   requires accepts<E>
-  constexpr utilisation_sample<T> sample(const E& e, duration t,
-                                         const detail::int_weight_divisor& t_div) noexcept {
+  [[gnu::always_inline]] constexpr utilisation_sample<T> sample(
+      const E& e, duration t, const detail::int_weight_divisor& t_div) noexcept {
     // Only fixed point takes the short form; other number types keep the general reciprocal
     // (the same instantiation as sample(e, t, t_div.general())).
     if constexpr (requires { T::fraction_bits; })
@@ -774,7 +756,8 @@ class int_utilisation {
   // MeasureInflight in one pass over the hops (detail::int_util_sample, which the compact
   // controllers run on their wire-width records too).
   template <class E, class Div>
-  constexpr utilisation_sample<T> sample_impl(const E& e, duration t, const Div* t_div) noexcept {
+  [[gnu::always_inline]] constexpr utilisation_sample<T> sample_impl(const E& e, duration t,
+                                                                     const Div* t_div) noexcept {
     return detail::int_util_sample<T, Path, clock, counter>(e, t, t_div, rec_, count_, u_, have_u_);
   }
 

@@ -226,11 +226,6 @@ constexpr std::uint64_t swift_isqrt(std::uint64_t v) noexcept {
   return r;
 }
 
-template <class T>
-struct swift_is_fixed : std::false_type {};
-template <int I, int F>
-struct swift_is_fixed<fixed_point<I, F>> : std::true_type {};
-
 // sqrt in number type T for x >= 0 (0 otherwise): doubles as above; netcc::fixed_point in
 // integers: sqrt(raw * 2^F) = sqrt(raw * 2^s) * 2^((F - s) / 2), with raw * 2^s normalised to 61
 // or 62 bits (s of F's parity) and its square root taken in 64 bits, so the result is rounded
@@ -240,7 +235,7 @@ template <Number T>
 constexpr T swift_sqrt_num(T x) noexcept {
   if constexpr (std::is_same_v<T, double>) {
     return swift_sqrt(x);
-  } else if constexpr (swift_is_fixed<T>::value) {
+  } else if constexpr (is_fixed_point<T>) {
     if (!(x > T{})) return T{};
     const auto raw = static_cast<std::uint64_t>(x.raw());
     int s = 62 - static_cast<int>(std::bit_width(raw));
@@ -260,7 +255,7 @@ constexpr T swift_sqrt_num(T x) noexcept {
 // either policy; floor would turn fs_range - 2^-40 into fs_range - 1 ns.
 template <Number T>
 constexpr std::int64_t swift_round(T x) noexcept {
-  if constexpr (swift_is_fixed<T>::value) {
+  if constexpr (is_fixed_point<T>) {
     return (x.raw() + (T::raw_one >> 1)) >> T::fraction_bits;
   } else {
     return static_cast<std::int64_t>(number_traits<T>::to_double(x) + 0.5);
@@ -271,7 +266,7 @@ constexpr std::int64_t swift_round(T x) noexcept {
 template <Number T>
 constexpr std::int64_t swift_div_floor(std::int64_t n, T d) noexcept {
   constexpr std::int64_t cap = std::int64_t{1} << 62;
-  if constexpr (swift_is_fixed<T>::value) {
+  if constexpr (is_fixed_point<T>) {
     const i128 q = i128{n} * T::raw_one / d.raw();
     return q > cap ? cap : static_cast<std::int64_t>(q);
   } else {
@@ -511,7 +506,7 @@ class basic_swift {
       fs_beta_ = num<value_type>(-alpha / detail::swift_sqrt(params_.fs_max_cwnd));
       fs_range_ = number_traits<value_type>::from_int(params_.fs_range.count());
       mss_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(params_.mss.count())};
-      if constexpr (detail::swift_is_fixed<value_type>::value) {
+      if constexpr (detail::is_fixed_point<value_type>) {
         if (params_.mss.count() < (std::int64_t{1} << 62))
           mss_u64_ = detail::divisor_u64{static_cast<std::uint64_t>(params_.mss.count())};
       }
@@ -761,7 +756,7 @@ class basic_swift {
                                                            std::int64_t hop_part, duration fabric,
                                                            timestamp now,
                                                            duration rtt) const noexcept {
-      if constexpr (detail::swift_is_fixed<value_type>::value) {
+      if constexpr (detail::is_fixed_point<value_type>) {
         constexpr int fb = value_type::fraction_bits;
         const value_type c = clamp_num(st.fcwnd, fs_min_, fs_max_);
         const std::uint64_t est = detail::mul_rsqrt_estimate(
@@ -801,7 +796,7 @@ class basic_swift {
     // fs_range)) with c = fcwnd clamped to [fs_min_cwnd, fs_max_cwnd] (file comment).
     [[nodiscard]] constexpr std::int64_t flow_scaling(value_type fcwnd) const noexcept {
       const value_type c = clamp_num(fcwnd, fs_min_, fs_max_);
-      if constexpr (detail::swift_is_fixed<value_type>::value) {
+      if constexpr (detail::is_fixed_point<value_type>) {
         // alpha / sqrt(c) in integers, no square root or division: table seed and two Newton
         // steps for 1/sqrt(c) (netcc/core/rsqrt.hpp), relative error below 2^-36 (file comment).
         return fs_term_ns(detail::mul_rsqrt(static_cast<std::uint64_t>(fs_alpha_.raw()),
@@ -819,7 +814,7 @@ class basic_swift {
       if constexpr (requires { feedback_traits<E>::acked_bytes(e); }) {
         const std::int64_t b = bytes{feedback_traits<E>::acked_bytes(e)}.count();
         if (b <= 0) return value_type{};
-        if constexpr (detail::swift_is_fixed<value_type>::value) {
+        if constexpr (detail::is_fixed_point<value_type>) {
           // One MSS (the common ACK): exactly 1, the quotient below without its multiplication
           // (floor((MSS 2^F + floor(MSS / 2)) / MSS) = 2^F, as floor(MSS / 2) < MSS).
           if (b == params_.mss.count()) return num<value_type>(1);
@@ -912,7 +907,7 @@ class basic_swift {
     // flattened on_ack), g++ otherwise left this out of line (30 more instructions per ACK).
     [[nodiscard, gnu::always_inline]] constexpr value_type additive_increase(
         value_type n, value_type w) const noexcept {
-      if constexpr (detail::swift_is_fixed<value_type>::value) {
+      if constexpr (detail::is_fixed_point<value_type>) {
         constexpr int fb = value_type::fraction_bits;
         // Off the window's dependency chain; ai n = ai for n = 1 (mul_nonneg's value).
         const value_type an = n == num<value_type>(1) ? ai_ : mul_nonneg(ai_, n);

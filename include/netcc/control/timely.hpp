@@ -581,7 +581,7 @@ class basic_timely {
         if constexpr (fb >= 6 && fb < 63) {
           const std::int64_t b = r.bps();
           if (b >= 0 && b < (std::int64_t{1} << (68 - fb)))
-            return in_range(static_cast<std::int64_t>(
+            return detail::raw_in_range<value_type>(static_cast<std::int64_t>(
                 per_31250.div_floor64((static_cast<std::uint64_t>(b) << (fb - 5)) + 15'625)));
         }
       }
@@ -763,7 +763,7 @@ class basic_timely {
     // app_limit in [0, 1] without operator*'s sign and overflow handling (mul_unit_raw).
     [[nodiscard]] constexpr value_type app_share(value_type rate) const noexcept {
       if constexpr (requires { value_type::fraction_bits; }) {
-        return in_range(static_cast<std::int64_t>(mul_unit_raw(
+        return detail::raw_in_range<value_type>(static_cast<std::int64_t>(mul_unit_raw(
             static_cast<std::uint64_t>(rate.raw()), static_cast<std::uint64_t>(app_limit_.raw()))));
       } else {
         return app_limit_ * rate;
@@ -782,7 +782,7 @@ class basic_timely {
         // gap < minRTT < 2^(63-F) ns: gap 2^F + minRTT / 2 fits 64 bits and the quotient, below
         // 2^F, the number type: the value of ratio_by through a 64-bit reciprocal.
         if (scale_div_.divisor() != 0)
-          return in_range(static_cast<std::int64_t>(scale_div_.div_nearest(
+          return detail::raw_in_range<value_type>(static_cast<std::int64_t>(scale_div_.div_nearest(
               static_cast<std::uint64_t>(gap.count()) << value_type::fraction_bits)));
       }
       return ratio<value_type>(gap.count(), params_.min_rtt.count());  // minRTT >= 2^(63-F) ns
@@ -819,16 +819,6 @@ class basic_timely {
                                         fb);
     }
 
-    // The value whose raw is r, for r already in [-raw_max, raw_max] (value_type::from_raw's
-    // clamp is then the identity): its bits, without the clamp's compare. Each caller states why
-    // r is in range (fixed point only).
-    [[nodiscard, gnu::always_inline]] static constexpr value_type in_range(
-        std::int64_t r) noexcept {
-      static_assert(sizeof(value_type) == sizeof(std::int64_t) &&
-                    std::is_trivially_copyable_v<value_type>);
-      return std::bit_cast<value_type>(r);
-    }
-
     // Line 3: (1 - alpha) rtt_diff + alpha new_rtt_diff, new_rtt_diff = d ns in us. Fixed point:
     // mul_unit(prev, keep_) + mul_unit(us_of(d), alpha_) bit for bit (operator+ saturating).
     // rtt_diff is the one value each completion carries to the next through this sum (the
@@ -859,7 +849,7 @@ class basic_timely {
           const std::uint64_t q = ((mag << fb) + 500) / 1000;  // |us_of(d)|
           const auto added = static_cast<std::int64_t>(
               (mul_unit_raw(q, static_cast<std::uint64_t>(alpha_.raw())) ^ ds) - ds);
-          return in_range(kept + added);  // within +-raw_max (above)
+          return detail::raw_in_range<value_type>(kept + added);  // within +-raw_max (above)
         }
         const std::int64_t added = mul_unit(us_of(d), alpha_).raw();
         std::int64_t sum = 0;  // operator+ on the two (each within +-raw_max)
@@ -885,7 +875,8 @@ class basic_timely {
         const auto hi = static_cast<std::uint64_t>(line_.raw());
         const auto lo = static_cast<std::uint64_t>(min_.raw());
         const std::uint64_t v = sum < hi ? sum : hi;
-        return in_range(static_cast<std::int64_t>(v < lo ? lo : v));  // in [min_, line_]
+        return detail::raw_in_range<value_type>(
+            static_cast<std::int64_t>(v < lo ? lo : v));  // in [min_, line_]
       } else {
         return clamp_num(rate + mul_unit(n_delta, f), min_, line_);
       }
@@ -906,7 +897,8 @@ class basic_timely {
         const auto hi = static_cast<std::uint64_t>(line_.raw());
         const auto lo = static_cast<std::uint64_t>(min_.raw());
         const std::uint64_t c = v < hi ? v : hi;
-        return in_range(static_cast<std::int64_t>(c < lo ? lo : c));  // in [min_, line_]
+        return detail::raw_in_range<value_type>(
+            static_cast<std::int64_t>(c < lo ? lo : c));  // in [min_, line_]
       } else {
         const value_type zero = num<value_type>(0), one = num<value_type>(1);
         return clamp_num(mul_unit(rate, clamp_num(one - mul_unit(cut, f), zero, one)), min_, line_);
@@ -926,7 +918,7 @@ class basic_timely {
                                     ? gradient_div_.div_nearest(static_cast<std::uint64_t>(r) << fb)
                                     : static_cast<std::uint64_t>(gradient_of(d).raw());
         // At most g <= raw_max (beta <= 1).
-        return in_range(
+        return detail::raw_in_range<value_type>(
             static_cast<std::int64_t>(mul_unit_raw(g, static_cast<std::uint64_t>(beta_.raw()))));
       } else {
         return mul_unit(gradient_of(d), beta_);

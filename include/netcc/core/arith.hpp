@@ -453,6 +453,26 @@ template <int S>
   }
 }
 
+/// True for netcc::fixed_point's specialisations.
+template <class T>
+inline constexpr bool is_fixed_point = false;
+template <int I, int F>
+inline constexpr bool is_fixed_point<fixed_point<I, F>> = true;
+
+/// T::from_raw(r) for an r its caller proves in [-raw_max, raw_max], where from_raw's clamp is
+/// the identity: for netcc::fixed_point (one signed 64-bit raw integer, trivially copyable) its
+/// bits without the clamp's compare (g++ keeps the compare where it cannot see the range); for
+/// other number types, from_raw itself. Each caller states why r is in range.
+template <Number T>
+[[nodiscard, gnu::always_inline]] constexpr T raw_in_range(std::int64_t r) noexcept {
+  if constexpr (is_fixed_point<T>) {
+    static_assert(sizeof(T) == sizeof(std::int64_t) && std::is_trivially_copyable_v<T>);
+    return std::bit_cast<T>(r);
+  } else {
+    return T::from_raw(r);
+  }
+}
+
 }  // namespace detail
 
 /// @brief n / d as netcc::ratio, for a divisor d >= 1 held as a netcc::detail::invariant_divisor

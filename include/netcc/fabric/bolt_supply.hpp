@@ -352,9 +352,8 @@ namespace detail {
 
 // Algorithm 4 line 8 when BW * dt * w_i reaches 2^64 (rare: 100 Gbps x 23 s x w_i = 100):
 // 128-bit products and division, out of line so that the common path keeps its registers.
-// The result is at most 2^63 - 1; callers mask it with bolt_supply_mask, which changes nothing and
-// tells the compiler that the supply is not negative (Algorithm 3 line 6 then needs no clamp).
-[[gnu::noinline, gnu::cold]] constexpr std::uint64_t bolt_qos_supply_wide(
+// The result is at most 2^63 - 1 (bolt_qos_supply_wide masks it).
+[[gnu::noinline, gnu::cold]] constexpr std::uint64_t bolt_qos_supply_wide_u64(
     std::uint64_t rate, std::uint64_t dt, std::uint32_t w_i, std::uint64_t w_eff) noexcept {
   const u128 prod = u128(rate) * dt;  // < 2^126
   constexpr u128 den = 8'000'000'000ULL;
@@ -368,7 +367,16 @@ namespace detail {
   return static_cast<std::uint64_t>(q > lim ? lim : q);
 }
 
-inline constexpr std::uint64_t bolt_supply_mask = std::numeric_limits<std::int64_t>::max();
+// bolt_qos_supply_wide_u64 as bytes, masked to 63 bits at the call site: the mask changes
+// nothing (the value is at most 2^63 - 1) and tells the compiler that the supply is not
+// negative, so Algorithm 3 line 6 needs no clamp after it.
+[[nodiscard]] constexpr std::int64_t bolt_qos_supply_wide(std::uint64_t rate, std::uint64_t dt,
+                                                          std::uint32_t w_i,
+                                                          std::uint64_t w_eff) noexcept {
+  return static_cast<std::int64_t>(
+      bolt_qos_supply_wide_u64(rate, dt, w_i, w_eff) &
+      static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
+}
 
 }  // namespace detail
 
@@ -387,10 +395,8 @@ inline constexpr std::uint64_t bolt_supply_mask = std::numeric_limits<std::int64
   if (__builtin_mul_overflow(static_cast<std::uint64_t>(rate.bps()),
                              static_cast<std::uint64_t>(dt.count()), &bw_dt) ||
       __builtin_mul_overflow(bw_dt, std::uint64_t{w_i}, &x))
-    return static_cast<std::int64_t>(
-        detail::bolt_qos_supply_wide(static_cast<std::uint64_t>(rate.bps()),
-                                     static_cast<std::uint64_t>(dt.count()), w_i, w_eff) &
-        detail::bolt_supply_mask);
+    return detail::bolt_qos_supply_wide(static_cast<std::uint64_t>(rate.bps()),
+                                        static_cast<std::uint64_t>(dt.count()), w_i, w_eff);
   if (w_eff == w_i) return static_cast<std::int64_t>(bw_dt / 8'000'000'000ULL);  // w cancels
   const std::uint64_t by_den = x / 8'000'000'000ULL;
   // by_den < 2^64 / 8e9 < 2^32 here, so a 32-bit division suffices whenever w_eff fits 32
@@ -572,10 +578,9 @@ constexpr bolt_qos_supply_result bolt_qos_supply_token(bolt_port_state& s, std::
       // floor(x / (8e9 w_eff)) = floor(floor(x / 2^12) / (1953125 w_eff)), x / 2^12 < 2^52
       r.supply = static_cast<std::int64_t>(w.divide_line8(x >> 12, mask));
     } else {  // BW dt w_i >= 2^64 (dt, BW > 0, w_eff >= w_i > 0): bolt_qos_supply_bytes' path
-      r.supply = static_cast<std::int64_t>(
+      r.supply =
           detail::bolt_qos_supply_wide(static_cast<std::uint64_t>(rate),
-                                       static_cast<std::uint64_t>(dt.count()), w_i, r.w_effective) &
-          detail::bolt_supply_mask);
+                                       static_cast<std::uint64_t>(dt.count()), w_i, r.w_effective);
     }
   }
   detail::bolt_apply_supply(s, bolt_supply{r.supply, false}, pkt_size, p);  // lines 9-11
