@@ -1031,7 +1031,8 @@ RC_GTEST_PROP(TimelyProp, Q32RawProductsAreTheOperatorFormsBitForBit, ()) {
   p.app_limit = 0;  // increases always allowed: the arithmetic is under test here
   p.alpha = *rc::gen::element(0.02, 0.125, 0.875, 1.0, 0.3, 1e-9);
   p.beta = *rc::gen::element(0.1, 0.5, 0.8, 1.0, 0.333);
-  p.min_rtt = netcc::duration{*rc::gen::element<std::int64_t>(1, 5'000, 20'000, 1LL << 40)};
+  p.min_rtt =
+      netcc::duration{*rc::gen::element<std::int64_t>(1, 5'000, 20'000, 12'500, 20'250, 1LL << 40)};
   const q32_timely::config cfg{p};
   const reference_q32 ref{cfg.params()};
   const int n = *rc::gen::inRange(1, 40);
@@ -1229,10 +1230,16 @@ RC_GTEST_PROP(TimelyProp, Q32ScaleIsTheExactQuotient, ()) {
 }
 
 RC_GTEST_PROP(TimelyProp, Q32GradientIsTheExactQuotient, ()) {
-  // Line 4's rtt_diff / minRTT in q32 (a 64-bit reciprocal of minRTT's raw value for |rtt_diff|
-  // below 0.5 us, else a 128-bit one): the same value as operator/ for any rtt_diff and minRTT.
-  const std::int64_t min_rtt = *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, 100'000),
-                                               rc::gen::inRange<std::int64_t>(1, 1LL << 40));
+  // Line 4's rtt_diff / minRTT in q32 (a 64-bit reciprocal of minRTT's raw value without its low
+  // zero bits while |rtt_diff| is in that path's range, else a 128-bit one): the same value as
+  // operator/ for any rtt_diff and minRTT, minRTTs in whole, half and quarter microseconds
+  // (raw values with 30-32 or more low zero bits) included.
+  const std::int64_t min_rtt = *rc::gen::oneOf(
+      rc::gen::inRange<std::int64_t>(1, 100'000), rc::gen::inRange<std::int64_t>(1, 1LL << 40),
+      rc::gen::map(rc::gen::inRange<std::int64_t>(1, 1LL << 20),
+                   [](std::int64_t us) { return us * 1000; }),
+      rc::gen::map(rc::gen::inRange<std::int64_t>(1, 1LL << 20),
+                   [](std::int64_t q) { return q * 250; }));
   const std::int64_t a = *rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 40);
   const std::int64_t b =
       *rc::gen::oneOf(rc::gen::inRange<std::int64_t>(1, std::int64_t{1} << 40),

@@ -652,9 +652,18 @@ class basic_timely {
           scale_div_ = detail::divisor_u64{static_cast<std::uint64_t>(p.min_rtt.count())};
       }
       if constexpr (requires { min_rtt_us_.raw(); }) {
-        min_rtt_us_raw_ = detail::invariant_divisor{static_cast<std::uint64_t>(min_rtt_us_.raw())};
-        if (min_rtt_us_.raw() < (std::int64_t{1} << 62))
-          gradient_div_ = detail::divisor_u64{static_cast<std::uint64_t>(min_rtt_us_.raw())};
+        const auto m = static_cast<std::uint64_t>(min_rtt_us_.raw());
+        min_rtt_us_raw_ = detail::invariant_divisor{m};
+        if (m < (std::uint64_t{1} << 62)) {
+          // m = M 2^s with s = min(trailing zeros, F): x 2^F / m == x 2^(F - s) / M, and the
+          // rounded quotients agree too (gradient_of), so a minRTT in whole (or half, ...)
+          // microseconds divides |rtt_diff| itself, shifted by less or not at all.
+          const int tz = std::countr_zero(m);
+          const int s = tz < value_type::fraction_bits ? tz : value_type::fraction_bits;
+          gradient_div_ = detail::divisor_u64{m >> s};
+          gradient_shift_ = static_cast<std::uint8_t>(value_type::fraction_bits - s);
+          gradient_lim_ = std::int64_t{1} << (62 - gradient_shift_);
+        }
       }
       line_div_ = detail::invariant_divisor{static_cast<std::uint64_t>(p.line_rate.bps())};
       serial_segment_ = p.segment / p.line_rate;
@@ -708,16 +717,21 @@ class basic_timely {
 
     // normalized_gradient = d / minRTT (line 4): fixed point divides by minRTT's raw value through
     // its reciprocal (the same quotient as operator/); double divides.
+    // With minRTT's raw value m = M 2^s (s = min(its trailing zeros, F)), the operator's
+    // floor((|d| 2^F + floor(m / 2)) / m) equals floor((|d| 2^(F - s) + floor(M / 2)) / M):
+    // for s >= 1, dividing the dividend by 2^s first takes |d| 2^(F - s) + M / 2, whose floor
+    // is |d| 2^(F - s) + floor(M / 2), and floor(floor(x / a) / b) == floor(x / (a b)). So the
+    // 64-bit reciprocal of M serves every |d| with |d| 2^(F - s) + M / 2 below 2^64: |d| below
+    // 2^(62 - F + s) (m < 2^62). q32 with minRTT in whole microseconds (s = F): any |rtt_diff|
+    // below 2^30 us; in general at least |rtt_diff| below 0.5 us (s = 0).
     [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
       if constexpr (requires { d.raw(); }) {
-        // |d| 2^F + minRTT / 2 below 2^64 (q32: |rtt_diff| < 0.5 us): a 64-bit reciprocal.
         const std::int64_t r = d.raw();
-        constexpr std::int64_t lim = std::int64_t{1} << (62 - value_type::fraction_bits);
-        if (gradient_div_.divisor() != 0 && r > -lim && r < lim) {
+        if (gradient_div_.divisor() != 0 && r > -gradient_lim_ && r < gradient_lim_) {
           const std::uint64_t mag = r < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(r)
                                           : static_cast<std::uint64_t>(r);
-          const auto q = static_cast<std::int64_t>(
-              gradient_div_.div_nearest(mag << value_type::fraction_bits));
+          const auto q =
+              static_cast<std::int64_t>(gradient_div_.div_nearest(mag << gradient_shift_));
           return value_type::from_raw(r < 0 ? -q : q);
         }
         return ratio_by<value_type>(r, min_rtt_us_raw_);
@@ -911,12 +925,11 @@ class basic_timely {
     [[nodiscard, gnu::always_inline]] constexpr value_type gradient_cut(
         value_type d) const noexcept {
       if constexpr (requires { d.raw(); }) {
-        constexpr int fb = value_type::fraction_bits;
-        constexpr std::int64_t lim = std::int64_t{1} << (62 - fb);
         const std::int64_t r = d.raw();
-        const std::uint64_t g = gradient_div_.divisor() != 0 && r < lim
-                                    ? gradient_div_.div_nearest(static_cast<std::uint64_t>(r) << fb)
-                                    : static_cast<std::uint64_t>(gradient_of(d).raw());
+        const std::uint64_t g =
+            gradient_div_.divisor() != 0 && r < gradient_lim_
+                ? gradient_div_.div_nearest(static_cast<std::uint64_t>(r) << gradient_shift_)
+                : static_cast<std::uint64_t>(gradient_of(d).raw());
         // At most g <= raw_max (beta <= 1).
         return detail::raw_in_range<value_type>(
             static_cast<std::int64_t>(mul_unit_raw(g, static_cast<std::uint64_t>(beta_.raw()))));
@@ -1004,14 +1017,16 @@ class basic_timely {
     detail::invariant_divisor min_rtt_us_raw_{};
     detail::divisor_u64
         scale_div_{};  // minRTT in ns for the §5 scale in fixed point (d = 0: not used)
-    detail::divisor_u64
-        gradient_div_{};      // minRTT's raw value for line 4 in fixed point (d = 0: not used)
-    value_type keep_{};       // 1 - alpha (line 3)
-    value_type hai_delta_{};  // N delta (line 12 in HAI)
+    detail::divisor_u64 gradient_div_{};  // line 4 in fixed point: minRTT's raw value without its
+                                          // low zero bits (gradient_of; d = 0: not used)
+    std::int64_t gradient_lim_ = 0;       // |rtt_diff| raw below it: gradient_div_ applies
+    value_type keep_{};                   // 1 - alpha (line 3)
+    value_type hai_delta_{};              // N delta (line 12 in HAI)
     duration window_{};
     detail::invariant_divisor line_div_{};  // line rate in bps (§3.1 serialisation)
     duration serial_segment_{};             // one segment at the line rate
     bool decays_ = true;                    // alpha < 1: rtt_diff keeps a share of its past
+    std::uint8_t gradient_shift_ = 0;       // F less the zero bits taken off (gradient_of)
   };
 
   /// @brief Bytes of per-flow state, sizeof(flow_state): rate, rtt_diff and the metered send
