@@ -655,9 +655,8 @@ class basic_timely {
         const auto m = static_cast<std::uint64_t>(min_rtt_us_.raw());
         min_rtt_us_raw_ = detail::invariant_divisor{m};
         if (m < (std::uint64_t{1} << 62)) {
-          // m = M 2^s with s = min(trailing zeros, F): x 2^F / m == x 2^(F - s) / M, and the
-          // rounded quotients agree too (gradient_of), so a minRTT in whole (or half, ...)
-          // microseconds divides |rtt_diff| itself, shifted by less or not at all.
+          // m = M 2^s, s = min(trailing zeros, F) (gradient_of; gradient_lim_ stays 0, so the
+          // 64-bit path is never taken, when m is too large for it).
           const int tz = std::countr_zero(m);
           const int s = tz < value_type::fraction_bits ? tz : value_type::fraction_bits;
           gradient_div_ = detail::divisor_u64{m >> s};
@@ -727,17 +726,23 @@ class basic_timely {
     [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
       if constexpr (requires { d.raw(); }) {
         const std::int64_t r = d.raw();
-        if (gradient_div_.divisor() != 0 && r > -gradient_lim_ && r < gradient_lim_) {
+        if (r > -gradient_lim_ && r < gradient_lim_) {
           const std::uint64_t mag = r < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(r)
                                           : static_cast<std::uint64_t>(r);
-          const auto q =
-              static_cast<std::int64_t>(gradient_div_.div_nearest(mag << gradient_shift_));
+          const auto q = static_cast<std::int64_t>(gradient_quotient(mag));
           return value_type::from_raw(r < 0 ? -q : q);
         }
         return ratio_by<value_type>(r, min_rtt_us_raw_);
       } else {
         return d / min_rtt_us_;
       }
+    }
+
+    // gradient_of's 64-bit path: |rtt_diff| / minRTT in raw units for a raw magnitude below
+    // gradient_lim_ (fixed point only).
+    [[nodiscard, gnu::always_inline]] constexpr std::uint64_t gradient_quotient(
+        std::uint64_t mag) const noexcept {
+      return gradient_div_.div_nearest(mag << gradient_shift_);
     }
 
     // 1 - T_high / new_rtt = (new_rtt - T_high) / new_rtt for new_rtt > T_high (line 9). Fixed
@@ -926,10 +931,9 @@ class basic_timely {
         value_type d) const noexcept {
       if constexpr (requires { d.raw(); }) {
         const std::int64_t r = d.raw();
-        const std::uint64_t g =
-            gradient_div_.divisor() != 0 && r < gradient_lim_
-                ? gradient_div_.div_nearest(static_cast<std::uint64_t>(r) << gradient_shift_)
-                : static_cast<std::uint64_t>(gradient_of(d).raw());
+        const std::uint64_t g = r < gradient_lim_
+                                    ? gradient_quotient(static_cast<std::uint64_t>(r))
+                                    : static_cast<std::uint64_t>(gradient_of(d).raw());
         // At most g <= raw_max (beta <= 1).
         return detail::raw_in_range<value_type>(
             static_cast<std::int64_t>(mul_unit_raw(g, static_cast<std::uint64_t>(beta_.raw()))));
@@ -1020,6 +1024,7 @@ class basic_timely {
     detail::divisor_u64 gradient_div_{};  // line 4 in fixed point: minRTT's raw value without its
                                           // low zero bits (gradient_of; d = 0: not used)
     std::int64_t gradient_lim_ = 0;       // |rtt_diff| raw below it: gradient_div_ applies
+                                          // (0: it never does)
     value_type keep_{};                   // 1 - alpha (line 3)
     value_type hai_delta_{};              // N delta (line 12 in HAI)
     duration window_{};
