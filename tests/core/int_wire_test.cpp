@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace netcc_tests::core_int_wire {
 
@@ -68,6 +69,30 @@ RC_GTEST_PROP(IntWire, RateCodeIsTheLargestTableEntryAtOrBelow, ()) {
       near, *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 40),
       *rc::gen::inRange<std::int64_t>(0, std::numeric_limits<std::int64_t>::max()))};
   RC_ASSERT(fmt::rate_code(r) == scanned_rate_code(r));
+}
+
+// rate_code_is(r, c) is rate_code(r) == c: at every entry and its neighbours, at the ends of
+// bit_rate's range, for any rate, and for codes past the table (no rate's).
+TEST(IntWire, RateCodeIsAtEveryTableEntryAndTheEnds) {
+  const auto& tab = netcc::default_int_rate_table;
+  std::vector<netcc::bit_rate> rates{netcc::bit_rate{std::numeric_limits<std::int64_t>::min()},
+                                     netcc::bit_rate{-1}, netcc::bit_rate{0},
+                                     netcc::bit_rate{std::numeric_limits<std::int64_t>::max()}};
+  for (const netcc::bit_rate t : tab)
+    rates.insert(rates.end(), {t - netcc::bit_rate{1}, t, t + netcc::bit_rate{1}});
+  for (const netcc::bit_rate r : rates)
+    for (std::uint64_t c = 0; c < 10; ++c)
+      EXPECT_EQ(fmt::rate_code_is(r, c), fmt::rate_code(r) == c) << r.bps() << " code " << c;
+  EXPECT_FALSE(fmt::rate_code_is(100_Gbps, ~std::uint64_t{0}));
+}
+
+RC_GTEST_PROP(IntWire, RateCodeIsEqualsTheSearch, ()) {
+  const auto& tab = netcc::default_int_rate_table;
+  const std::int64_t near = tab[*rc::gen::inRange<std::size_t>(0, tab.size())].bps() +
+                            *rc::gen::inRange<std::int64_t>(-2, 3);
+  const netcc::bit_rate r{*rc::gen::element(near, *rc::gen::arbitrary<std::int64_t>())};
+  const auto c = *rc::gen::inRange<std::uint64_t>(0, 9);
+  RC_ASSERT(fmt::rate_code_is(r, c) == (fmt::rate_code(r) == c));
 }
 
 TEST(IntWire, StackRoundTripAndErrors) {

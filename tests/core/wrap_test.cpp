@@ -80,6 +80,46 @@ RC_GTEST_PROP(Wrap, LawHolds64, ()) {
   wrap_law<64>();
 }
 
+namespace {
+// diff by its definition: the difference modulo 2^N, at or above half the range read as negative.
+template <unsigned N>
+std::int64_t diff_by_definition(std::uint64_t later, std::uint64_t earlier) {
+  const std::uint64_t d = (later - earlier) & netcc::modular<N>::mask;
+  if (N == 64 || d < (std::uint64_t{1} << (N - 1))) return static_cast<std::int64_t>(d);
+  return -static_cast<std::int64_t>((netcc::modular<N>::mask - d) + 1);
+}
+template <unsigned N>
+void diff_is_its_definition() {
+  const auto a = *rc::gen::arbitrary<std::uint64_t>();
+  const std::uint64_t half = std::uint64_t{1} << (N - 1);
+  // Any two values (stray high bits included), and differences at the half range and beside it.
+  const auto b = *rc::gen::oneOf(rc::gen::arbitrary<std::uint64_t>(),
+                                 rc::gen::element(a + half, a + half - 1, a + half + 1, a, a - 1));
+  RC_ASSERT(netcc::modular<N>::diff(b, a) == diff_by_definition<N>(b, a));
+}
+}  // namespace
+
+RC_GTEST_PROP(Wrap, DiffIsTheSignedResidueAtEveryWidth, ()) {
+  diff_is_its_definition<1>();
+  diff_is_its_definition<2>();
+  diff_is_its_definition<16>();
+  diff_is_its_definition<17>();
+  diff_is_its_definition<20>();
+  diff_is_its_definition<24>();
+  diff_is_its_definition<32>();
+  diff_is_its_definition<63>();
+  diff_is_its_definition<64>();
+}
+
+TEST(Wrap, DiffAtTheHalfRangeIsNegative) {
+  static_assert(netcc::modular<24>::diff(std::uint64_t{1} << 23, 0) == -(std::int64_t{1} << 23));
+  static_assert(netcc::modular<24>::diff((std::uint64_t{1} << 23) - 1, 0) ==
+                (std::int64_t{1} << 23) - 1);
+  static_assert(netcc::modular<1>::diff(1, 0) == -1);
+  static_assert(netcc::modular<64>::diff(0, 1) == -1);
+  EXPECT_EQ(netcc::modular<20>::diff(0xFFFFF, 0), -1);
+}
+
 RC_GTEST_PROP(Wrap, ScaledDeltaIsUnitsTimesScale, ()) {
   using c = netcc::wrapping_counter<20, 128>;
   const auto a = *rc::gen::arbitrary<std::uint64_t>();

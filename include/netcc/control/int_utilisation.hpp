@@ -498,6 +498,10 @@ struct int_wire_record {
     return Wire::rate_code(h.link_rate);
   }
   [[nodiscard]] constexpr std::uint64_t key() const noexcept { return word >> code_shift; }
+  /// key_of(h) == k, without computing key_of(h) (Wire::rate_code_is).
+  [[nodiscard]] static constexpr bool key_is(const int_hop& h, std::uint64_t k) noexcept {
+    return Wire::rate_code_is(h.link_rate, k);
+  }
   [[nodiscard]] constexpr std::uint32_t qlen_bytes() const noexcept {
     return static_cast<std::uint32_t>((word & modular<Wire::q_bits>::mask) *
                                       static_cast<std::uint64_t>(Wire::q_unit));
@@ -525,6 +529,8 @@ template <class Record>
     const int_hop& h, decltype(std::declval<const Record&>().key()) key) noexcept {
   if constexpr (std::is_same_v<decltype(Record::key_of(h)), std::uint32_t>) {
     return powertcp_rate_is(h.link_rate, key);
+  } else if constexpr (requires { Record::key_is(h, key); }) {
+    return Record::key_is(h, key);
   } else {
     return Record::key_of(h) == key;
   }

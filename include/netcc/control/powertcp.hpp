@@ -1877,8 +1877,8 @@ class basic_powertcp_compact {
       for (std::size_t i = 0; i < n; ++i) {
         const int_hop& h = ft::hop(e, i);
         record& r = st.hops[i];
-        const std::uint64_t code = record::key_of(h);
-        if (r.key() != code) {  // a link rate changed: a path change, store, no sample
+        const std::uint64_t code = r.key();
+        if (!record::key_is(h, code)) {  // a link rate changed: a path change, store, no sample
           for (std::size_t j = 0; j < n; ++j) st.hops[j].store(ft::hop(e, j));
           return {};
         }

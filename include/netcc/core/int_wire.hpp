@@ -62,6 +62,28 @@ namespace detail {
 static_assert(default_int_rate_table.size() == 8 && detail::int_rate_table_ascends(),
               "int_wire_format::rate_code: a binary search over 8 ascending entries");
 
+namespace detail {
+// The interval of bit_rate values each rate code stands for, as the two's-complement bits of
+// its lowest rate (code 0: the lowest int64) and its width minus one (so the interval is
+// low + [0, span], reached by one unsigned comparison).
+struct int_rate_intervals {
+  std::array<std::uint64_t, 8> low{};
+  std::array<std::uint64_t, 8> span{};
+  constexpr int_rate_intervals() noexcept {
+    const auto& t = default_int_rate_table;
+    for (std::size_t c = 0; c < t.size(); ++c) {
+      const std::uint64_t lo =
+          c == 0 ? std::uint64_t{1} << 63 : static_cast<std::uint64_t>(t[c].bps());
+      const std::uint64_t hi = c + 1 == t.size() ? (std::uint64_t{1} << 63) - 1
+                                                 : static_cast<std::uint64_t>(t[c + 1].bps()) - 1;
+      low[c] = lo;
+      span[c] = hi - lo;  // modulo 2^64: the width of [lo, hi] minus one
+    }
+  }
+};
+inline constexpr int_rate_intervals int_rate_interval{};
+}  // namespace detail
+
 /// @brief Why a buffer did not decode.
 enum class int_decode_error : std::uint8_t {
   none,           ///< decoded
@@ -122,6 +144,15 @@ struct int_wire_format {
     if (t[code + 2] <= r) code += 2;
     if (t[code + 1] <= r) code += 1;
     return code;
+  }
+  /// @brief rate_code(r) == code, without the search: whether r lies in the code's interval of
+  /// the table, [t[code], t[code + 1]) (code 0 from below the table, the last code to the top of
+  /// bit_rate's range), as one unsigned comparison of r - low against the interval's width.
+  /// A code past the table is no rate's. The compact controllers' per-hop path-change test.
+  [[nodiscard]] static constexpr bool rate_code_is(bit_rate r, std::uint64_t code) noexcept {
+    const auto& iv = detail::int_rate_interval;
+    if (code >= iv.low.size()) return false;
+    return static_cast<std::uint64_t>(r.bps()) - iv.low[code] <= iv.span[code];
   }
   /// @brief The rate a code stands for (codes past the table read as its last entry).
   [[nodiscard]] static constexpr bit_rate rate_of(std::uint64_t code) noexcept {
