@@ -1243,6 +1243,7 @@ class timely_compact {
       const int bw = std::bit_width(line);
       rate_shift_ = bw > 32 ? bw - 32 : 0;
       sent_shift_ = rate_shift_ + 6;
+      rate_half_ = rate_shift_ > 0 ? std::uint64_t{1} << (rate_shift_ - 1) : 0;
       rate_hi_ = static_cast<std::uint32_t>(line >> rate_shift_);
       const auto lo =
           (static_cast<std::uint64_t>(q_.min_.raw()) + ((std::uint64_t{1} << rate_shift_) - 1)) >>
@@ -1492,8 +1493,7 @@ class timely_compact {
     // [rate_lo_, rate_hi_].
     [[nodiscard]] constexpr std::uint32_t narrow_rate(value_type rate) const noexcept {
       const auto r = static_cast<std::uint64_t>(rate.raw() > 0 ? rate.raw() : 0);
-      const std::uint64_t half = rate_shift_ > 0 ? std::uint64_t{1} << (rate_shift_ - 1) : 0;
-      const std::uint64_t units = (r + half) >> rate_shift_;
+      const std::uint64_t units = (r + rate_half_) >> rate_shift_;
       return units < rate_lo_ ? rate_lo_
                               : (units > rate_hi_ ? rate_hi_ : static_cast<std::uint32_t>(units));
     }
@@ -1536,6 +1536,7 @@ class timely_compact {
     }
 
     wide_config q_;
+    std::uint64_t rate_half_ = 0;  // half the rate's unit (narrow_rate's rounding), or 0
     int rate_shift_ = 0;
     int sent_shift_ = 0;
     std::uint32_t rate_lo_ = 0;
