@@ -517,9 +517,9 @@ RC_GTEST_PROP(IntUtilisation, SampleChoosesTheHopTheKeysChoose, ()) {
   RC_ASSERT(est.value() == best_u);
 }
 
-// A hop's path-change test in the estimator (detail::int_hop_key_is) is its record's key_of(h) ==
-// key: through powertcp_rate_is for records keyed in whole Mbps, for any rate and stored key
-// (the same, one off, saturated, any), and through the wire format's rate code otherwise.
+// A hop's path-change test in the estimator (its record's key_is) is key_of(h) == key: through
+// powertcp_rate_is for records keyed in whole Mbps, for any rate and stored key (the same, one
+// off, saturated, any), and through the wire format's rate-code interval otherwise.
 RC_GTEST_PROP(IntUtilisation, HopKeyTestEqualsKeyComparison, ()) {
   using rec =
       netcc::detail::powertcp_hop_record<netcc::wrapping_clock<64>, netcc::wrapping_counter<64>>;
@@ -534,11 +534,11 @@ RC_GTEST_PROP(IntUtilisation, HopKeyTestEqualsKeyComparison, ()) {
   const std::uint32_t k = rec::key_of(h);
   const std::uint32_t key = *rc::gen::element<std::uint32_t>(
       std::uint32_t{k}, k + 1U, k - 1U, 0U, 0xFFFF'FFFFU, *rc::gen::arbitrary<std::uint32_t>());
-  RC_ASSERT(netcc::detail::int_hop_key_is<rec>(h, key) == (k == key));
+  RC_ASSERT(rec::key_is(h, key) == (k == key));
   const std::uint64_t wk = wire_rec::key_of(h);
   const std::uint64_t wkey =
       *rc::gen::element<std::uint64_t>(std::uint64_t{wk}, wk + 1U, std::uint64_t{0});
-  RC_ASSERT(netcc::detail::int_hop_key_is<wire_rec>(h, wkey) == (wk == wkey));
+  RC_ASSERT(wire_rec::key_is(h, wkey) == (wk == wkey));
 }
 
 // Eq. 4 / line 14 in q32 (detail::mimd_window) takes one 128/64-bit division: the same window

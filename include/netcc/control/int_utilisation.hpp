@@ -130,16 +130,6 @@ template <Number T>
   return powertcp_qlen32(q);
 }
 
-/// powertcp_rate32(b) == rate, the path-change test of a hop (PowerTCP, HPCC, FastTune): true
-/// at once when b lies in [rate, rate + 1) Mbps (one multiplication and a comparison, the case
-/// of an unchanged path: every such b reads as `rate` in whole Mbps, saturated or not), else
-/// decided by powertcp_rate32 itself (a changed rate, or one below 1 Mbps).
-[[nodiscard]] constexpr bool powertcp_rate_is(bit_rate b, std::uint32_t rate) noexcept {
-  if (static_cast<std::uint64_t>(b.bps()) - std::uint64_t{rate} * 1'000'000U < 1'000'000U)
-    return true;
-  return powertcp_rate32(b) == rate;
-}
-
 /// HPCC Algorithm 1 lines 5-6 / FastTune Eq. 1 for one hop (bytes, ns, bps):
 /// u' = qmin * 8e9 / (B * T) + dtx * 8e9 / (dt * B) = (qmin * dt + dtx * T) * 8e9 / (B * dt * T),
 /// with one division; negative inputs count as zero, the result is clamped to [0, umax]. Double
@@ -498,7 +488,7 @@ struct int_wire_record {
     return Wire::rate_code(h.link_rate);
   }
   [[nodiscard]] constexpr std::uint64_t key() const noexcept { return word >> code_shift; }
-  /// key_of(h) == k, without computing key_of(h) (Wire::rate_code_is).
+  /// key_of(h) == k, the path-change test, without computing key_of(h) (Wire::rate_code_is).
   [[nodiscard]] static constexpr bool key_is(const int_hop& h, std::uint64_t k) noexcept {
     return Wire::rate_code_is(h.link_rate, k);
   }
@@ -520,21 +510,6 @@ struct int_wire_record {
   }
 };
 static_assert(sizeof(int_wire_record<hpcc_int_format>) == 8);
-
-/// Record::key_of(h) == key, a hop's path-change test: for records keyed by the rate in whole
-/// Mbps (netcc::detail::powertcp_hop_record), powertcp_rate_is (one multiplication and a
-/// comparison while the rate is unchanged); for other records, their key_of.
-template <class Record>
-[[nodiscard]] constexpr bool int_hop_key_is(
-    const int_hop& h, decltype(std::declval<const Record&>().key()) key) noexcept {
-  if constexpr (std::is_same_v<decltype(Record::key_of(h)), std::uint32_t>) {
-    return powertcp_rate_is(h.link_rate, key);
-  } else if constexpr (requires { Record::key_is(h, key); }) {
-    return Record::key_is(h, key);
-  } else {
-    return Record::key_of(h) == key;
-  }
-}
 
 /// MeasureInflight over a flow's records (netcc::int_utilisation::sample, and the compact
 /// controllers' wire-width records): one pass over the hops; the records, the hop count, U and
@@ -581,9 +556,9 @@ template <Number T, int_path Path, class Clock, class Counter, class Record, std
   for (std::size_t i = 0; i < n; ++i) {
     const int_hop& h = ft::hop(e, i);
     Record& r = rec[i];
-    const auto rate = r.key();  // h's key while the hop is the same (int_hop_key_is)
+    const auto rate = r.key();  // h's key while the hop is the same (Record::key_is)
     const std::uint32_t q = powertcp_qlen32_fast(h.qlen);
-    if (i >= keep || !int_hop_key_is<Record>(h, rate)) {  // a new hop, or a changed rate
+    if (i >= keep || !Record::key_is(h, rate)) {  // a new hop, or a changed rate
       if (i < keep) {  // a link rate changed: a path change from hop i on
         if constexpr (Path == int_path::whole) {
           for (std::size_t j = 0; j < n; ++j) rec[j].store(ft::hop(e, j));  // forget the path

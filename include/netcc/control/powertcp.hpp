@@ -552,7 +552,7 @@ class int_power {
     record& r = rec_[i];
     const std::uint32_t rate = r.rate;
     const std::uint32_t q32 = detail::powertcp_qlen32_fast(h.qlen);
-    if (!detail::powertcp_rate_is(h.link_rate, rate)) {  // a path change: store, no sample
+    if (!record::key_is(h, rate)) {  // a path change: store, no sample
       for (std::size_t j = 0; j < n; ++j) rec_[j].store(ft::hop(e, j));
       count_ = static_cast<std::uint8_t>(n);
       return -1;

@@ -58,11 +58,7 @@ namespace detail {
     if (!(default_int_rate_table[i - 1] < default_int_rate_table[i])) return false;
   return true;
 }
-}  // namespace detail
-static_assert(default_int_rate_table.size() == 8 && detail::int_rate_table_ascends(),
-              "int_wire_format::rate_code: a binary search over 8 ascending entries");
 
-namespace detail {
 // The interval of bit_rate values each rate code stands for, as the two's-complement bits of
 // its lowest rate (code 0: the lowest int64) and its width minus one (so the interval is
 // low + [0, span], reached by one unsigned comparison).
@@ -83,6 +79,8 @@ struct int_rate_intervals {
 };
 inline constexpr int_rate_intervals int_rate_interval{};
 }  // namespace detail
+static_assert(default_int_rate_table.size() == 8 && detail::int_rate_table_ascends(),
+              "int_wire_format::rate_code: a binary search over 8 ascending entries");
 
 /// @brief Why a buffer did not decode.
 enum class int_decode_error : std::uint8_t {

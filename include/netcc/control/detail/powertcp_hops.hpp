@@ -40,6 +40,16 @@ namespace netcc::detail {
   return mbps >= 0xFFFF'FFFFU ? 0xFFFF'FFFFU : static_cast<std::uint32_t>(mbps);
 }
 
+/// powertcp_rate32(b) == rate, the path-change test of a hop (PowerTCP, HPCC, FastTune): true
+/// at once when b lies in [rate, rate + 1) Mbps (one multiplication and a comparison, the case
+/// of an unchanged path: every such b reads as `rate` in whole Mbps, saturated or not), else
+/// decided by powertcp_rate32 itself (a changed rate, or one below 1 Mbps).
+[[nodiscard]] constexpr bool powertcp_rate_is(bit_rate b, std::uint32_t rate) noexcept {
+  if (static_cast<std::uint64_t>(b.bps()) - std::uint64_t{rate} * 1'000'000U < 1'000'000U)
+    return true;
+  return powertcp_rate32(b) == rate;
+}
+
 /// One hop's normalised power, NORMPOWER lines 12-19 (PowerTCP NSDI'22 Algorithm 1):
 /// (lambda / b) * ((qlen + b*tau) / (b*tau)) with lambda = (dqlen + dtxBytes) / dt, clamped to
 /// [0, pmax] (a negative current is counter noise; see the public header).
@@ -157,6 +167,11 @@ struct powertcp_hop_record {
   [[nodiscard]] static constexpr std::uint32_t key_of(const int_hop& h) noexcept {
     return powertcp_rate32(h.link_rate);
   }
+  /// key_of(h) == k, the path-change test (powertcp_rate_is: one multiplication and a
+  /// comparison while the rate is unchanged).
+  [[nodiscard]] static constexpr bool key_is(const int_hop& h, std::uint32_t k) noexcept {
+    return powertcp_rate_is(h.link_rate, k);
+  }
   [[nodiscard]] constexpr std::uint32_t key() const noexcept { return rate; }
   [[nodiscard]] constexpr std::uint32_t qlen_bytes() const noexcept { return qlen; }
   [[nodiscard]] constexpr std::uint64_t ts() const noexcept { return ts_raw; }
@@ -183,6 +198,11 @@ struct powertcp_hop_record<Clock, Counter, true> {
   /// The path-change key of a hop (its rate in whole Mbps) and of this record.
   [[nodiscard]] static constexpr std::uint32_t key_of(const int_hop& h) noexcept {
     return powertcp_rate32(h.link_rate);
+  }
+  /// key_of(h) == k, the path-change test (powertcp_rate_is: one multiplication and a
+  /// comparison while the rate is unchanged).
+  [[nodiscard]] static constexpr bool key_is(const int_hop& h, std::uint32_t k) noexcept {
+    return powertcp_rate_is(h.link_rate, k);
   }
   [[nodiscard]] constexpr std::uint32_t key() const noexcept { return rate; }
   [[nodiscard]] constexpr std::uint32_t qlen_bytes() const noexcept { return qlen; }
