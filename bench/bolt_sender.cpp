@@ -6,8 +6,9 @@
 // them decrement; the controller restarts with the ring), ACKs advancing by one packet with INC
 // on half of them (an AI round every ~64 ACKs), sends of full packets against a long pending
 // count. "compact" is netcc::bolt_sender_compact (q32, 32-B state). bolt_flows/<policy>/<n>:
-// n flows' states in one contiguous array (1 to 2^20) driven through a shared config, SRCs and
-// ACKs alternating, each to a flow drawn at random: ns per event, and "bytes_per_flow".
+// n flows' states in one contiguous array (1 to 2^20) driven through a shared config, each event
+// to a flow drawn at random, each flow seeing the one-flow stream of SRCs and ACKs in turn
+// (flow_order.hpp): ns per event, and "bytes_per_flow".
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include <netcc/control/bolt_sender.hpp>
+
+#include "flow_order.hpp"
 
 namespace {
 
@@ -124,22 +127,25 @@ BENCHMARK(BM_bolt_outputs<bolt_double>)->Name("BM_bolt_outputs/double");
 BENCHMARK(BM_bolt_outputs<bolt_q32>)->Name("BM_bolt_outputs/q32");
 BENCHMARK(BM_bolt_outputs<bolt_compact>)->Name("BM_bolt_outputs/compact");
 
+// Flows in random order (flow_order.hpp): each flow's j-th event is the one-flow stream's j-th
+// (SRC and ACK in turn from the rings, time advanced by the laps before it).
 template <class C>
 void BM_bolt_flows(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto s = srcs();
   const auto a = acks();
   const typename C::config cfg{};
-  std::vector<typename C::flow_state> flows(n, cfg.initial_state());
-  std::mt19937_64 rng(11);
-  std::vector<std::uint32_t> order(1 << 16);
-  for (auto& o : order) o = static_cast<std::uint32_t>(rng() % n);
-  std::size_t i = 0;
-  std::int64_t lap = 0;
+  netcc_bench::flow_array<typename C::flow_state> flows(n, cfg.initial_state());
+  const netcc_bench::flow_order order(n);
+  std::uint64_t i = 0;
   for (auto _ : state) {
-    const std::size_t k = (i >> 1) & (ring - 1);
-    auto& st = flows[order[i & (order.size() - 1)]];
-    if (i & 1) {
+    const auto f = order.at(i++);
+    const std::uint64_t j = f.index;
+    const std::size_t k = (j >> 1) & (ring - 1);
+    const auto lap =
+        static_cast<std::int64_t>(j / (2 * ring)) * 500 * static_cast<std::int64_t>(ring);
+    auto& st = flows[f.flow];
+    if (j & 1) {
       auto e = a[k];
       e.now += netcc::duration{lap};
       cfg.on_ack(st, e);
@@ -149,7 +155,6 @@ void BM_bolt_flows(benchmark::State& state) {
       e.tx_timestamp += static_cast<std::uint32_t>(lap);
       cfg.on_src(st, e);
     }
-    if ((++i & (2 * ring - 1)) == 0) lap += 500 * static_cast<std::int64_t>(ring);
   }
   benchmark::DoNotOptimize(flows.data());
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));

@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: MIT
 // Flows at scale: the per-event cost of a controller when many flows share one host's (or
-// NIC's) memory. N concurrent flows (1 to 2^20) keep their controllers in one contiguous array;
-// the events are delivered in random flow order (flow indices drawn uniformly, precomputed
-// before timing), so once the array outgrows the caches every event pays the cache misses of
-// its flow's state and nothing else changes: the arithmetic per event is the same at every N.
+// NIC's) memory. N concurrent flows (1 to 2^20) keep their controllers in one contiguous,
+// cache-line-aligned array; the events are delivered in random flow order (flow indices drawn
+// uniformly, precomputed before timing), and each flow sees its own stream: its j-th event is
+// the one-flow benchmark's j-th (flow_order.hpp). So the arithmetic and the branches of a
+// flow's j-th event are the same at every N; what changes with N is where the states are
+// (cache or memory) and how the flows' streams interleave in the branch predictor's history.
 //
 // Controllers: DCTCP (double, q32, and the integer-only form), Swift, TIMELY and DCQCN (double,
 // q32 and the 32-B compact q32 forms swift_compact, timely_compact, dcqcn_compact), Vegas (double,
 // q32 and vegas_compact), HPCC with 5 INT hops (double and q32), each through its public API
-// only. Events are taken from a small ring of templates (in cache) whose time,
-// sequence numbers and INT counters are advanced globally, so every flow sees time and its
-// ACK sequence move forward.
+// only. Events are built from a small ring of templates (in cache) and the flow's event index:
+// its time (100 ns per event), ACK sequence (one segment per event) and INT counters move
+// forward from one of its events to the next.
 //
 // Two layouts: an array of controller objects (each with its own copy of the configuration),
 // and, for controllers split into a shared `config` and a per-flow `flow_state` (entries named
 // ".../state_array"), an array of flow_state alone run by one config for the whole class of
-// flows, as a NIC keeps per-flow state apart from per-path-class parameters.
+// flows, as a NIC keeps per-flow state apart from per-path-class parameters. Each state array
+// also runs as ".../state_array/prefetch": the same events, with the state of the event 16
+// ahead prefetched first; the difference between the two entries is the memory stall.
 //
 // Counters: ns_per_event (CPU time per event, printed in seconds with an SI prefix: 9n = 9 ns),
 // bytes_per_flow (the array's stride: the controller object, or sizeof(flow_state) for the state
@@ -36,6 +40,8 @@
 #include <netcc/control/vegas.hpp>
 #include <netcc/core/feedback.hpp>
 
+#include "flow_order.hpp"
+
 namespace {
 
 using namespace netcc::literals;
@@ -54,31 +60,29 @@ constexpr double state_bytes_of() {
   }
 }  // event templates: a ring that stays in L1/L2
 
-// Flow index of every event: uniform over [0, flows), at least 2^16 events and at least one
-// per flow on average, a power of two so the ring wraps with a mask.
-std::vector<std::uint32_t> flow_order(std::size_t flows) {
-  std::size_t n = std::size_t{1} << 16;
-  while (n < flows) n <<= 1;
-  std::mt19937_64 rng(11);
-  std::vector<std::uint32_t> v(n);
-  for (auto& f : v) f = static_cast<std::uint32_t>(rng() % flows);
-  return v;
-}
-
-// The loop shared by every controller: `apply(controller, k)` delivers event k.
-template <class C, class Apply>
-void run(benchmark::State& state, const C& proto, Apply apply) {
+// The loop shared by every controller: `apply(controller, j)` delivers the flow's j-th event.
+// With Prefetch, the state of the event prefetch_distance ahead is fetched first. Flattened:
+// each controller's event handler is inlined into the loop as in the one-flow benchmarks (with
+// two loops per controller, the plain and the prefetching one, g++ otherwise keeps some
+// handlers out of line and passes the event through memory: 9 -> 21 ns per ACK for DCTCP q32).
+template <bool Prefetch, class C, class Apply>
+[[gnu::flatten]] void run(benchmark::State& state, const C& proto, Apply apply) {
   const auto flows = static_cast<std::size_t>(state.range(0));
-  std::vector<C> cc(flows, proto);
-  const std::vector<std::uint32_t> order = flow_order(flows);
-  const std::size_t mask = order.size() - 1;
+  netcc_bench::flow_array<C> cc(flows, proto);
+  const netcc_bench::flow_order order(flows);
   std::uint64_t k = 0;
   // One lap through the order first, so that every flow has left its initial state and the
   // array is touched once before timing.
-  for (std::size_t j = 0; j < order.size(); ++j, ++k) apply(cc[order[j]], k);
+  for (std::size_t j = 0; j < order.size(); ++j, ++k) {
+    const auto e = order.at(k);
+    apply(cc[e.flow], e.index);
+  }
   for (auto _ : state) {
-    C& c = cc[order[k & mask]];
-    apply(c, k);
+    if constexpr (Prefetch)
+      netcc_bench::prefetch(cc[order.flow(k + netcc_bench::prefetch_distance)]);
+    const auto e = order.at(k);
+    C& c = cc[e.flow];
+    apply(c, e.index);
     benchmark::DoNotOptimize(c);
     ++k;
   }
@@ -91,19 +95,25 @@ void run(benchmark::State& state, const C& proto, Apply apply) {
   state.counters["array_MB"] = static_cast<double>(sizeof(C) * flows) / 1048576.0;
 }
 
-// The same loop over an array of flow_state run by one shared config: `apply(cfg, state, k)`.
-template <class C, class Apply>
-void run_states(benchmark::State& state, const typename C::config& cfg, Apply apply) {
+// The same loop over an array of flow_state run by one shared config: `apply(cfg, state, j)`.
+template <bool Prefetch, class C, class Apply>
+[[gnu::flatten]] void run_states(benchmark::State& state, const typename C::config& cfg,
+                                 Apply apply) {
   using S = typename C::flow_state;
   const auto flows = static_cast<std::size_t>(state.range(0));
-  std::vector<S> st(flows, cfg.initial_state());
-  const std::vector<std::uint32_t> order = flow_order(flows);
-  const std::size_t mask = order.size() - 1;
+  netcc_bench::flow_array<S> st(flows, cfg.initial_state());
+  const netcc_bench::flow_order order(flows);
   std::uint64_t k = 0;
-  for (std::size_t j = 0; j < order.size(); ++j, ++k) apply(cfg, st[order[j]], k);
+  for (std::size_t j = 0; j < order.size(); ++j, ++k) {
+    const auto e = order.at(k);
+    apply(cfg, st[e.flow], e.index);
+  }
   for (auto _ : state) {
-    S& s = st[order[k & mask]];
-    apply(cfg, s, k);
+    if constexpr (Prefetch)
+      netcc_bench::prefetch(st[order.flow(k + netcc_bench::prefetch_distance)]);
+    const auto e = order.at(k);
+    S& s = st[e.flow];
+    apply(cfg, s, e.index);
     benchmark::DoNotOptimize(s);
     ++k;
   }
@@ -116,8 +126,8 @@ void run_states(benchmark::State& state, const typename C::config& cfg, Apply ap
   state.counters["array_MB"] = static_cast<double>(sizeof(S) * flows) / 1048576.0;
 }
 
-// Cumulative ACKs of one 1460-B segment: the global sequence advances by one segment per
-// event, RTTs wander 30-90 us, one in four echoes CE.
+// Cumulative ACKs of one 1460-B segment: a flow's sequence advances by one segment per event
+// of that flow, RTTs wander 30-90 us, one in four echoes CE.
 struct ack_template {
   std::int64_t rtt_ns;
   bool ce;
@@ -141,37 +151,37 @@ netcc::ack_event ack_at(const std::vector<ack_template>& t, std::uint64_t k) {
           .ecn_echo = a.ce};
 }
 
-template <class C>
+template <class C, bool Prefetch = false>
 void BM_window_ack(benchmark::State& state) {
   const auto t = ack_templates();
-  run(state, C{}, [&t](C& c, std::uint64_t k) { c.on_ack(ack_at(t, k)); });
+  run<Prefetch>(state, C{}, [&t](C& c, std::uint64_t k) { c.on_ack(ack_at(t, k)); });
 }
 
-template <class C>
+template <class C, bool Prefetch = false>
 void BM_window_ack_states(benchmark::State& state) {
   const auto t = ack_templates();
   const typename C::config cfg{};
-  run_states<C>(state, cfg,
-                [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
-                  c.on_ack(s, ack_at(t, k));
-                });
+  run_states<Prefetch, C>(
+      state, cfg, [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
+        c.on_ack(s, ack_at(t, k));
+      });
 }
 
-template <class C>
+template <class C, bool Prefetch = false>
 void BM_vegas_ack(benchmark::State& state) {
   const auto t = ack_templates();
-  run(state, C{{.init_cwnd = netcc::bytes{20 * 1460}}},
-      [&t](C& c, std::uint64_t k) { c.on_ack(ack_at(t, k)); });
+  run<Prefetch>(state, C{{.init_cwnd = netcc::bytes{20 * 1460}}},
+                [&t](C& c, std::uint64_t k) { c.on_ack(ack_at(t, k)); });
 }
 
-template <class C>
+template <class C, bool Prefetch = false>
 void BM_vegas_ack_states(benchmark::State& state) {
   const auto t = ack_templates();
   const typename C::config cfg{{.init_cwnd = netcc::bytes{20 * 1460}}};
-  run_states<C>(state, cfg,
-                [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
-                  c.on_ack(s, ack_at(t, k));
-                });
+  run_states<Prefetch, C>(
+      state, cfg, [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
+        c.on_ack(s, ack_at(t, k));
+      });
 }
 
 netcc::rtt_event rtt_at(const std::vector<ack_template>& t, std::uint64_t k) {
@@ -181,38 +191,39 @@ netcc::rtt_event rtt_at(const std::vector<ack_template>& t, std::uint64_t k) {
 
 constexpr netcc::timely_params timely_at_5g{.initial_rate = netcc::bit_rate{5'000'000'000}};
 
-template <class C>
+template <class C, bool Prefetch = false>
 void BM_timely_rtt_of(benchmark::State& state) {
   const auto t = ack_templates();
-  run(state, C{timely_at_5g}, [&t](C& c, std::uint64_t k) { c.on_rtt(rtt_at(t, k)); });
+  run<Prefetch>(state, C{timely_at_5g}, [&t](C& c, std::uint64_t k) { c.on_rtt(rtt_at(t, k)); });
 }
 
-template <class C>
+template <class C, bool Prefetch = false>
 void BM_timely_rtt_states(benchmark::State& state) {
   const auto t = ack_templates();
   const typename C::config cfg{timely_at_5g};
-  run_states<C>(state, cfg,
-                [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
-                  c.on_rtt(s, rtt_at(t, k));
-                });
+  run_states<Prefetch, C>(
+      state, cfg, [&t](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
+        c.on_rtt(s, rtt_at(t, k));
+      });
 }
 
-template <class Policy>
+template <class Policy, bool Prefetch = false>
 void BM_timely_rtt(benchmark::State& state) {
   const auto t = ack_templates();
   using C = netcc::basic_timely<Policy>;
-  run(state, C{{.initial_rate = netcc::bit_rate{5'000'000'000}}}, [&t](C& c, std::uint64_t k) {
-    c.on_rtt(netcc::rtt_event{.now = netcc::timestamp{static_cast<std::int64_t>(k) * 100 + 1},
-                              .rtt = netcc::duration{t[k & (templates - 1)].rtt_ns / 3}});
-  });
+  run<Prefetch>(
+      state, C{{.initial_rate = netcc::bit_rate{5'000'000'000}}}, [&t](C& c, std::uint64_t k) {
+        c.on_rtt(netcc::rtt_event{.now = netcc::timestamp{static_cast<std::int64_t>(k) * 100 + 1},
+                                  .rtt = netcc::duration{t[k & (templates - 1)].rtt_ns / 3}});
+      });
 }
 
 // DCQCN reaction point: per event one of a CNP (1 in 64), a rate timer (1 in 16) or the send
 // of a 1 KB packet (the byte counter).
-template <class Policy>
+template <class Policy, bool Prefetch = false>
 void BM_dcqcn(benchmark::State& state) {
   using C = netcc::basic_dcqcn<Policy>;
-  run(state, C{}, [](C& c, std::uint64_t k) {
+  run<Prefetch>(state, C{}, [](C& c, std::uint64_t k) {
     const netcc::timestamp now{static_cast<std::int64_t>(k) * 100 + 1};
     if ((k & 63) == 0) {
       c.on_cnp(netcc::cnp_event{.now = now});
@@ -238,9 +249,9 @@ void dcqcn_event(F&& deliver, std::uint64_t k) {
   }
 }
 
-template <class C>
+template <class C, bool Prefetch = false>
 void BM_dcqcn_of(benchmark::State& state) {
-  run(state, C{}, [](C& c, std::uint64_t k) {
+  run<Prefetch>(state, C{}, [](C& c, std::uint64_t k) {
     dcqcn_event<C>(
         [&c](int kind, netcc::timestamp now) {
           if (kind == 0) {
@@ -255,29 +266,29 @@ void BM_dcqcn_of(benchmark::State& state) {
   });
 }
 
-template <class C>
+template <class C, bool Prefetch = false>
 void BM_dcqcn_states(benchmark::State& state) {
   const typename C::config cfg{};
-  run_states<C>(state, cfg,
-                [](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
-                  dcqcn_event<C>(
-                      [&c, &s](int kind, netcc::timestamp now) {
-                        if (kind == 0) {
-                          c.on_cnp(s, netcc::cnp_event{.now = now});
-                        } else if (kind == 1) {
-                          c.on_timer(s, now);
-                        } else {
-                          c.on_send(s, netcc::bytes{1000}, now);
-                        }
-                      },
-                      k);
-                });
+  run_states<Prefetch, C>(
+      state, cfg, [](const typename C::config& c, typename C::flow_state& s, std::uint64_t k) {
+        dcqcn_event<C>(
+            [&c, &s](int kind, netcc::timestamp now) {
+              if (kind == 0) {
+                c.on_cnp(s, netcc::cnp_event{.now = now});
+              } else if (kind == 1) {
+                c.on_timer(s, now);
+              } else {
+                c.on_send(s, netcc::bytes{1000}, now);
+              }
+            },
+            k);
+      });
 }
 
 // HPCC over 5 INT hops on netcc's 64-bit stack: every event advances every hop's timestamp
 // (by 100 ns) and tx counter (by 1 KB), so every ACK is a sample; queue lengths come from the
 // templates.
-template <class Policy>
+template <class Policy, bool Prefetch = false>
 void BM_hpcc5(benchmark::State& state) {
   using stack = netcc::int_stack<5>;
   using C = netcc::basic_hpcc<Policy, stack>;
@@ -288,7 +299,7 @@ void BM_hpcc5(benchmark::State& state) {
   p.host_rate = 100_Gbps;
   p.base_rtt = 10_us;
   p.expected_flows = 8;
-  run(state, C{p}, [&qlen](C& c, std::uint64_t k) {
+  run<Prefetch>(state, C{p}, [&qlen](C& c, std::uint64_t k) {
     netcc::basic_ack_event<stack> a;
     const auto ts = k * 100 + 1;
     a.now = netcc::timestamp{static_cast<std::int64_t>(ts)};
@@ -355,5 +366,52 @@ BENCHMARK(BM_dcqcn_states<netcc::dcqcn_compact>)
     ->Apply(sizes);
 BENCHMARK(BM_hpcc5<ieee_double>)->Name("hpcc_5hops/double")->Apply(sizes);
 BENCHMARK(BM_hpcc5<q32>)->Name("hpcc_5hops/q32")->Apply(sizes);
+
+// The state arrays again, each state prefetched prefetch_distance events ahead of its event.
+BENCHMARK(BM_window_ack_states<netcc::dctcp, true>)
+    ->Name("dctcp/double/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::basic_dctcp<q32>, true>)
+    ->Name("dctcp/q32/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::dctcp_fixed, true>)
+    ->Name("dctcp/q32_alpha1024/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_vegas_ack_states<netcc::vegas, true>)
+    ->Name("vegas/double/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_vegas_ack_states<netcc::vegas_fixed, true>)
+    ->Name("vegas/q32/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_vegas_ack_states<netcc::vegas_compact, true>)
+    ->Name("vegas/q32_compact/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::swift, true>)
+    ->Name("swift/double/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::basic_swift<q32>, true>)
+    ->Name("swift/q32/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_window_ack_states<netcc::swift_compact, true>)
+    ->Name("swift/q32_compact/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_timely_rtt_states<netcc::timely, true>)
+    ->Name("timely/double/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_timely_rtt_states<netcc::basic_timely<q32>, true>)
+    ->Name("timely/q32/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_timely_rtt_states<netcc::timely_compact, true>)
+    ->Name("timely/q32_compact/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_dcqcn_states<netcc::dcqcn, true>)
+    ->Name("dcqcn/double/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_dcqcn_states<netcc::basic_dcqcn<q32>, true>)
+    ->Name("dcqcn/q32/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_dcqcn_states<netcc::dcqcn_compact, true>)
+    ->Name("dcqcn/q32_compact/state_array/prefetch")
+    ->Apply(sizes);
 
 }  // namespace

@@ -6,20 +6,21 @@
 // and a window update (MeasureInflight over all hops, the EWMA, ComputeWind / Eq. 4).
 // The compact forms (netcc::hpcc_compact, netcc::fasttune_compact: 64-B states at wire width)
 // per ACK on one flow, and flows at scale: 1 to 1M flow states in a contiguous array (compact
-// states, or q32 controller objects), 5-hop ACKs delivered in random flow order
-// ("bytes_per_flow"); the cost per ACK beyond the single-flow figure is cache misses. The
+// states, or q32 controller objects), 5-hop ACKs delivered in random flow order, each flow
+// seeing the one-flow ACK stream ("bytes_per_flow"; flow_order.hpp), the compact states also
+// with each state prefetched ahead of its ACK (".../prefetch": the rest is the memory stall). The
 // per-ACK entries also run over a 1024-ACK ring (", long_ring" in their names), where the
 // choice of the most congested hop cannot be learnt by the branch predictor.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include <netcc/control/fasttune.hpp>
 #include <netcc/control/hpcc.hpp>
 #include <netcc/core/int_wire.hpp>
 
+#include "flow_order.hpp"
 #include "int_acks.hpp"
 
 namespace {
@@ -97,33 +98,27 @@ void BM_int_window_compact_ack(benchmark::State& state) {
   state.counters["hops"] = static_cast<double>(state.range(0));
 }
 
-// Flows in random order: each ACK of the ring goes to a random flow of the array (the ring's
-// timestamps and counters increase, so a flow's next ACK is later than its last one except once
-// per pass over the ring).
-inline constexpr std::size_t order_len = std::size_t{1} << 16;
-
-std::vector<std::uint32_t> flow_order(std::size_t flows) {
-  std::mt19937_64 rng(11);
-  std::vector<std::uint32_t> v(order_len);
-  for (auto& f : v) f = static_cast<std::uint32_t>(rng() % flows);
-  return v;
-}
-
-template <class C>
+// Flows in random order (flow_order.hpp): each flow's j-th ACK is the ring's j-th (mod the
+// ring), as on one flow, so every flow's ACKs advance its timestamps and counters and the
+// per-ACK work is that of one flow at every N; only where the states are changes. With
+// Prefetch, the state of the ACK prefetch_distance ahead is fetched first.
+template <class C, bool Prefetch = false>
 void BM_int_window_compact_flows(benchmark::State& state) {
   const auto flows = static_cast<std::size_t>(state.range(0));
   const auto acks = int_acks<typename C::stack_type>(5);
-  const auto order = flow_order(flows);
+  const netcc_bench::flow_order order(flows);
   typename C::params_type p;
   p.host_rate = 100_Gbps;
   p.base_rtt = 10_us;
   p.expected_flows = 8;
   const typename C::config cfg{p};
-  std::vector<typename C::flow_state> st(flows, cfg.initial_state());
-  std::size_t i = 0;
+  netcc_bench::flow_array<typename C::flow_state> st(flows, cfg.initial_state());
+  std::uint64_t k = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(cfg.on_ack(st[order[i & (order_len - 1)]], acks[i & (ring - 1)]));
-    ++i;
+    if constexpr (Prefetch)
+      netcc_bench::prefetch(st[order.flow(k + netcc_bench::prefetch_distance)]);
+    const auto e = order.at(k++);
+    benchmark::DoNotOptimize(cfg.on_ack(st[e.flow], acks[e.index & (ring - 1)]));
   }
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));
   state.counters["flows"] = static_cast<double>(flows);
@@ -133,18 +128,18 @@ template <class C>
 void BM_int_window_object_flows(benchmark::State& state) {
   const auto flows = static_cast<std::size_t>(state.range(0));
   const auto acks = int_acks<typename C::estimator_type::stack_type>(5);
-  const auto order = flow_order(flows);
+  const netcc_bench::flow_order order(flows);
   typename C::params_type p;
   p.host_rate = 100_Gbps;
   p.base_rtt = 10_us;
   p.expected_flows = 8;
-  std::vector<C> cc(flows, C{p});
-  std::size_t i = 0;
+  netcc_bench::flow_array<C> cc(flows, C{p});
+  std::uint64_t k = 0;
   for (auto _ : state) {
-    C& c = cc[order[i & (order_len - 1)]];
-    c.on_ack(acks[i & (ring - 1)]);
+    const auto e = order.at(k++);
+    C& c = cc[e.flow];
+    c.on_ack(acks[e.index & (ring - 1)]);
     benchmark::DoNotOptimize(c);
-    ++i;
   }
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(C));
   state.counters["flows"] = static_cast<double>(flows);
@@ -159,6 +154,14 @@ BENCHMARK(BM_int_window_compact_flows<netcc::fasttune_compact>)
     ->RangeMultiplier(16)
     ->Range(1, 1 << 20);
 BENCHMARK(BM_int_window_object_flows<netcc::basic_hpcc<q32, wire5>>)
+    ->RangeMultiplier(16)
+    ->Range(1, 1 << 20);
+BENCHMARK(BM_int_window_compact_flows<netcc::hpcc_compact, true>)
+    ->Name("BM_int_window_compact_flows<netcc::hpcc_compact>/prefetch")
+    ->RangeMultiplier(16)
+    ->Range(1, 1 << 20);
+BENCHMARK(BM_int_window_compact_flows<netcc::fasttune_compact, true>)
+    ->Name("BM_int_window_compact_flows<netcc::fasttune_compact>/prefetch")
     ->RangeMultiplier(16)
     ->Range(1, 1 << 20);
 

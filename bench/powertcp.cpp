@@ -7,7 +7,8 @@
 // The 1- and 5-hop entries also run over a 1024-ACK ring (", long_ring" in their names), whose
 // choice of hop a branch predictor cannot learn by heart as it can the 128-ACK ring's.
 // theta-PowerTCP's 32-B compact form per ACK, and flows at scale (1 to 1M states in an array,
-// events in random flow order, "bytes_per_flow"). PowerTCP's 64-B compact form
+// events in random flow order, each flow seeing the one-flow stream, flow_order.hpp;
+// "bytes_per_flow"; the compact states also prefetched ahead, ".../prefetch"). PowerTCP's 64-B compact form
 // (netcc::powertcp_compact, HPCC's wire format) per ACK at 1 and 5 hops next to the q32 object on
 // the same stack, and its flows at scale at 5 hops (the q32 wire-stack object to 64 K flows).
 #include <benchmark/benchmark.h>
@@ -19,6 +20,7 @@
 #include <netcc/control/powertcp.hpp>
 #include <netcc/core/int_wire.hpp>
 
+#include "flow_order.hpp"
 #include "int_acks.hpp"
 
 namespace {
@@ -122,46 +124,49 @@ void BM_theta_powertcp_compact_ack(benchmark::State& state) {
 BENCHMARK(BM_theta_powertcp_compact_ack);
 
 // Flows at scale: 1 to 1M flow states in a contiguous array (compact states, or q32 controller
-// objects), events delivered in random flow order; "bytes_per_flow" is the array's stride.
-inline constexpr std::size_t order_len = std::size_t{1} << 16;
-
-std::vector<std::uint32_t> flow_order(std::size_t flows) {
-  std::mt19937_64 rng(11);
-  std::vector<std::uint32_t> v(order_len);
-  for (auto& f : v) f = static_cast<std::uint32_t>(rng() % flows);
-  return v;
-}
-
+// objects), events delivered in random flow order, each flow's j-th event the ring's j-th as on
+// one flow (flow_order.hpp); "bytes_per_flow" is the array's stride. With Prefetch, the state of
+// the event prefetch_distance ahead is fetched first (the rest is the memory stall).
+template <bool Prefetch = false>
 void BM_theta_powertcp_compact_flows(benchmark::State& state) {
   const auto flows = static_cast<std::size_t>(state.range(0));
   const auto v = theta_events();
-  const auto order = flow_order(flows);
+  const netcc_bench::flow_order order(flows);
   const netcc::theta_powertcp_compact::config cfg{theta_params};
-  std::vector<netcc::theta_powertcp_compact::flow_state> st(flows, cfg.initial_state());
-  std::size_t i = 0;
+  netcc_bench::flow_array<netcc::theta_powertcp_compact::flow_state> st(flows, cfg.initial_state());
+  std::uint64_t k = 0;
   for (auto _ : state) {
-    auto& s = st[order[i & (order_len - 1)]];
-    cfg.on_ack(s, v[i & (ring - 1)]);
+    if constexpr (Prefetch)
+      netcc_bench::prefetch(st[order.flow(k + netcc_bench::prefetch_distance)]);
+    const auto e = order.at(k++);
+    auto& s = st[e.flow];
+    cfg.on_ack(s, v[e.index & (ring - 1)]);
     benchmark::DoNotOptimize(s);
-    ++i;
   }
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(st[0]));
   state.counters["flows"] = static_cast<double>(flows);
 }
-BENCHMARK(BM_theta_powertcp_compact_flows)->RangeMultiplier(16)->Range(1, 1 << 20);
+BENCHMARK(BM_theta_powertcp_compact_flows<>)
+    ->Name("BM_theta_powertcp_compact_flows")
+    ->RangeMultiplier(16)
+    ->Range(1, 1 << 20);
+BENCHMARK(BM_theta_powertcp_compact_flows<true>)
+    ->Name("BM_theta_powertcp_compact_flows/prefetch")
+    ->RangeMultiplier(16)
+    ->Range(1, 1 << 20);
 
 void BM_theta_powertcp_q32_flows(benchmark::State& state) {
   using cc_t = netcc::basic_powertcp<netcc::arith::q32, netcc::rtt_power>;
   const auto flows = static_cast<std::size_t>(state.range(0));
   const auto v = theta_events();
-  const auto order = flow_order(flows);
-  std::vector<cc_t> cc(flows, cc_t{theta_params});
-  std::size_t i = 0;
+  const netcc_bench::flow_order order(flows);
+  netcc_bench::flow_array<cc_t> cc(flows, cc_t{theta_params});
+  std::uint64_t k = 0;
   for (auto _ : state) {
-    auto& c = cc[order[i & (order_len - 1)]];
-    c.on_ack(v[i & (ring - 1)]);
+    const auto e = order.at(k++);
+    auto& c = cc[e.flow];
+    c.on_ack(v[e.index & (ring - 1)]);
     benchmark::DoNotOptimize(c);
-    ++i;
   }
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(cc_t));
   state.counters["flows"] = static_cast<double>(flows);
@@ -185,36 +190,46 @@ void BM_powertcp_compact_ack(benchmark::State& state) {
 BENCHMARK(BM_powertcp_compact_ack<>)->Name("BM_powertcp_compact_ack")->Arg(1)->Arg(5);
 BENCHMARK(BM_powertcp_compact_ack<long_ring>)->Arg(1)->Arg(5);
 
+template <bool Prefetch = false>
 void BM_powertcp_compact_flows(benchmark::State& state) {
   const auto flows = static_cast<std::size_t>(state.range(0));
   const auto acks = int_acks<wire5>(5);
-  const auto order = flow_order(flows);
+  const netcc_bench::flow_order order(flows);
   const netcc::powertcp_compact::config cfg{bench_params()};
-  std::vector<netcc::powertcp_compact::flow_state> st(flows, cfg.initial_state());
-  std::size_t i = 0;
+  netcc_bench::flow_array<netcc::powertcp_compact::flow_state> st(flows, cfg.initial_state());
+  std::uint64_t k = 0;
   for (auto _ : state) {
-    auto& s = st[order[i & (order_len - 1)]];
-    benchmark::DoNotOptimize(cfg.on_ack(s, acks[i & (ring - 1)]));
+    if constexpr (Prefetch)
+      netcc_bench::prefetch(st[order.flow(k + netcc_bench::prefetch_distance)]);
+    const auto e = order.at(k++);
+    auto& s = st[e.flow];
+    benchmark::DoNotOptimize(cfg.on_ack(s, acks[e.index & (ring - 1)]));
     benchmark::DoNotOptimize(s);
-    ++i;
   }
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(st[0]));
   state.counters["flows"] = static_cast<double>(flows);
 }
-BENCHMARK(BM_powertcp_compact_flows)->RangeMultiplier(16)->Range(1, 1 << 20);
+BENCHMARK(BM_powertcp_compact_flows<>)
+    ->Name("BM_powertcp_compact_flows")
+    ->RangeMultiplier(16)
+    ->Range(1, 1 << 20);
+BENCHMARK(BM_powertcp_compact_flows<true>)
+    ->Name("BM_powertcp_compact_flows/prefetch")
+    ->RangeMultiplier(16)
+    ->Range(1, 1 << 20);
 
 void BM_powertcp_q32_wire_flows(benchmark::State& state) {
   using cc_t = netcc::basic_powertcp<netcc::arith::q32, netcc::int_power<wire5>>;
   const auto flows = static_cast<std::size_t>(state.range(0));
   const auto acks = int_acks<wire5>(5);
-  const auto order = flow_order(flows);
-  std::vector<cc_t> cc(flows, cc_t{bench_params()});
-  std::size_t i = 0;
+  const netcc_bench::flow_order order(flows);
+  netcc_bench::flow_array<cc_t> cc(flows, cc_t{bench_params()});
+  std::uint64_t k = 0;
   for (auto _ : state) {
-    auto& c = cc[order[i & (order_len - 1)]];
-    c.on_ack(acks[i & (ring - 1)]);
+    const auto e = order.at(k++);
+    auto& c = cc[e.flow];
+    c.on_ack(acks[e.index & (ring - 1)]);
     benchmark::DoNotOptimize(c);
-    ++i;
   }
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(cc_t));
   state.counters["flows"] = static_cast<double>(flows);

@@ -9,7 +9,8 @@
 // us apart whose RTTs straddle the target (30-90 us against about 64 us), so AI, MD and the
 // once-per-RTT test all run. netcc::swift_compact (the q32 rules over a 32-B packed state: each
 // event unpacks it and packs it back) runs the same entries back to back with q32, and
-// "bytes_per_flow" gives the state-array entry of swift_flows.
+// "bytes_per_flow" gives the state-array entry of swift_flows (flows in random order, each
+// seeing the one-flow ACK stream: flow_order.hpp).
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -18,6 +19,8 @@
 #include <vector>
 
 #include <netcc/control/swift.hpp>
+
+#include "flow_order.hpp"
 
 namespace {
 
@@ -71,22 +74,22 @@ void BM_swift_timeout(benchmark::State& state) {
   state.counters["state_B"] = static_cast<double>(C::state_bytes);
 }
 
+// Flows in random order (flow_order.hpp): each flow's j-th ACK is the one-flow stream's j-th
+// (the ring's, its time advanced by the laps before it).
 template <class C>
 void BM_swift_flows(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto v = events<netcc::ack_event>();
   const typename C::config cfg{};
-  std::vector<typename C::flow_state> flows(n, cfg.initial_state());
-  std::mt19937_64 rng(11);
-  std::vector<std::uint32_t> order(1 << 16);
-  for (auto& o : order) o = static_cast<std::uint32_t>(rng() % n);
-  std::size_t i = 0;
-  std::int64_t lap = 0;
+  netcc_bench::flow_array<typename C::flow_state> flows(n, cfg.initial_state());
+  const netcc_bench::flow_order order(n);
+  std::uint64_t k = 0;
   for (auto _ : state) {
-    auto e = v[i & (ring - 1)];
-    e.now += netcc::duration{lap};
-    cfg.on_ack(flows[order[i & (order.size() - 1)]], e);
-    if ((++i & (ring - 1)) == 0) lap += 2'000 * static_cast<std::int64_t>(ring);
+    const auto f = order.at(k++);
+    auto e = v[f.index & (ring - 1)];
+    e.now += netcc::duration{static_cast<std::int64_t>(f.index / ring) * 2'000 *
+                             static_cast<std::int64_t>(ring)};
+    cfg.on_ack(flows[f.flow], e);
   }
   benchmark::DoNotOptimize(flows.data());
   state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));
