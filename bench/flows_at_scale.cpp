@@ -7,10 +7,11 @@
 // flow's j-th event are the same at every N; what changes with N is where the states are
 // (cache or memory) and how the flows' streams interleave in the branch predictor's history.
 //
-// Controllers: DCTCP (double, q32, and the integer-only form), Swift, TIMELY and DCQCN (double,
-// q32 and the 32-B compact q32 forms swift_compact, timely_compact, dcqcn_compact), Vegas (double,
-// q32 and vegas_compact), HPCC with 5 INT hops (double and q32), each through its public API
-// only. Events are built from a small ring of templates (in cache) and the flow's event index:
+// Controllers: DCTCP (double, q32, and the integer-only form), Swift, TIMELY, DCQCN and the Bolt
+// sender (double, q32 and the 32-B compact q32 forms swift_compact, timely_compact, dcqcn_compact,
+// bolt_sender_compact), Vegas (double, q32 and vegas_compact), HPCC with 5 INT hops (double and
+// q32), each through its public API only (the INT controllers' compact forms and
+// theta-PowerTCP: flows_at_scale_int.cpp). Events are built from a small ring of templates (in cache) and the flow's event index:
 // its time (100 ns per event), ACK sequence (one segment per event) and INT counters move
 // forward from one of its events to the next.
 //
@@ -32,6 +33,7 @@
 #include <random>
 #include <vector>
 
+#include <netcc/control/bolt_sender.hpp>
 #include <netcc/control/dcqcn.hpp>
 #include <netcc/control/dctcp.hpp>
 #include <netcc/control/hpcc.hpp>
@@ -40,6 +42,7 @@
 #include <netcc/control/vegas.hpp>
 #include <netcc/core/feedback.hpp>
 
+#include "bolt_events.hpp"
 #include "flow_order.hpp"
 
 namespace {
@@ -285,6 +288,32 @@ void BM_dcqcn_states(benchmark::State& state) {
       });
 }
 
+// The Bolt sender (SRC and ACK in turn, from bench/bolt_events.hpp's rings, time advanced by the
+// laps before): event j of a flow is the one-flow benchmark's j-th.
+template <class C, bool Prefetch = false>
+void BM_bolt_states(benchmark::State& state) {
+  const auto srcs = netcc_bench::srcs();
+  const auto acks = netcc_bench::acks();
+  constexpr std::uint64_t ring = netcc_bench::bolt_ring;
+  const typename C::config cfg{};
+  run_states<Prefetch, C>(
+      state, cfg,
+      [&srcs, &acks](const typename C::config& c, typename C::flow_state& s, std::uint64_t j) {
+        const std::size_t k = (j >> 1) & (ring - 1);
+        const auto lap = static_cast<std::int64_t>(j / (2 * ring) * 500 * ring);
+        if (j & 1) {
+          auto e = acks[k];
+          e.now += netcc::duration{lap};
+          c.on_ack(s, e);
+        } else {
+          auto e = srcs[k];
+          e.now += netcc::duration{lap};
+          e.tx_timestamp += static_cast<std::uint32_t>(lap);
+          c.on_src(s, e);
+        }
+      });
+}
+
 // HPCC over 5 INT hops on netcc's 64-bit stack: every event advances every hop's timestamp
 // (by 100 ns) and tx counter (by 1 KB), so every ACK is a sample; queue lengths come from the
 // templates.
@@ -364,6 +393,15 @@ BENCHMARK(BM_dcqcn_states<netcc::basic_dcqcn<q32>>)->Name("dcqcn/q32/state_array
 BENCHMARK(BM_dcqcn_states<netcc::dcqcn_compact>)
     ->Name("dcqcn/q32_compact/state_array")
     ->Apply(sizes);
+BENCHMARK(BM_bolt_states<netcc::basic_bolt_sender<ieee_double>>)
+    ->Name("bolt/double/state_array")
+    ->Apply(sizes);
+BENCHMARK(BM_bolt_states<netcc::basic_bolt_sender<q32>>)
+    ->Name("bolt/q32/state_array")
+    ->Apply(sizes);
+BENCHMARK(BM_bolt_states<netcc::bolt_sender_compact>)
+    ->Name("bolt/q32_compact/state_array")
+    ->Apply(sizes);
 BENCHMARK(BM_hpcc5<ieee_double>)->Name("hpcc_5hops/double")->Apply(sizes);
 BENCHMARK(BM_hpcc5<q32>)->Name("hpcc_5hops/q32")->Apply(sizes);
 
@@ -412,6 +450,15 @@ BENCHMARK(BM_dcqcn_states<netcc::basic_dcqcn<q32>, true>)
     ->Apply(sizes);
 BENCHMARK(BM_dcqcn_states<netcc::dcqcn_compact, true>)
     ->Name("dcqcn/q32_compact/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_bolt_states<netcc::basic_bolt_sender<ieee_double>, true>)
+    ->Name("bolt/double/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_bolt_states<netcc::basic_bolt_sender<q32>, true>)
+    ->Name("bolt/q32/state_array/prefetch")
+    ->Apply(sizes);
+BENCHMARK(BM_bolt_states<netcc::bolt_sender_compact, true>)
+    ->Name("bolt/q32_compact/state_array/prefetch")
     ->Apply(sizes);
 
 }  // namespace

@@ -6,11 +6,9 @@
 // the full per-ACK path: GETCWND, NORMPOWER over all hops, smoothing, UPDATEWINDOW, UPDATEOLD.
 // The 1- and 5-hop entries also run over a 1024-ACK ring (", long_ring" in their names), whose
 // choice of hop a branch predictor cannot learn by heart as it can the 128-ACK ring's.
-// theta-PowerTCP's 32-B compact form per ACK, and flows at scale (1 to 1M states in an array,
-// events in random flow order, each flow seeing the one-flow stream, flow_order.hpp;
-// "bytes_per_flow"; the compact states also prefetched ahead, ".../prefetch"). PowerTCP's 64-B compact form
+// theta-PowerTCP's 32-B compact form per ACK. PowerTCP's 64-B compact form
 // (netcc::powertcp_compact, HPCC's wire format) per ACK at 1 and 5 hops next to the q32 object on
-// the same stack, and its flows at scale at 5 hops (the q32 wire-stack object to 64 K flows).
+// the same stack. Many flows: netcc_bench_flows_at_scale_int (bench/flows_at_scale_int.cpp).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -20,8 +18,8 @@
 #include <netcc/control/powertcp.hpp>
 #include <netcc/core/int_wire.hpp>
 
-#include "flow_order.hpp"
 #include "int_acks.hpp"
+#include "theta_events.hpp"
 
 namespace {
 
@@ -29,6 +27,8 @@ using namespace netcc::literals;
 using netcc_bench::int_acks;
 using netcc_bench::long_ring;
 using netcc_bench::ring;
+using netcc_bench::theta_events;
+using netcc_bench::theta_params;
 
 netcc::powertcp_params bench_params() {
   return {.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 8};
@@ -89,26 +89,6 @@ void BM_theta_powertcp_ack(benchmark::State& state) {
 BENCHMARK(BM_theta_powertcp_ack<netcc::arith::ieee_double>);
 BENCHMARK(BM_theta_powertcp_ack<netcc::arith::q32>);
 
-std::vector<netcc::rtt_event> theta_events() {
-  std::mt19937_64 rng(9);
-  std::vector<netcc::rtt_event> v(ring);
-  std::int64_t t = 0;
-  netcc::sequence s = 0;
-  for (auto& e : v) {
-    t += 500 + static_cast<std::int64_t>(rng() % 1000);
-    s += 4096;
-    e = {.now = netcc::timestamp{t},
-         .rtt = netcc::duration{10'000 + static_cast<std::int64_t>(rng() % 5000)},
-         .acked = 4096_B,
-         .ack_seq = s,
-         .snd_nxt = s + 120'000};
-  }
-  return v;
-}
-
-const netcc::theta_powertcp_params theta_params{
-    .host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 8};
-
 // theta-PowerTCP's 32-B compact form (netcc::theta_powertcp_compact) on one flow.
 void BM_theta_powertcp_compact_ack(benchmark::State& state) {
   const auto v = theta_events();
@@ -122,56 +102,6 @@ void BM_theta_powertcp_compact_ack(benchmark::State& state) {
   state.counters["state_B"] = static_cast<double>(sizeof(st));
 }
 BENCHMARK(BM_theta_powertcp_compact_ack);
-
-// Flows at scale: 1 to 1M flow states in a contiguous array (compact states, or q32 controller
-// objects), events delivered in random flow order, each flow's j-th event the ring's j-th as on
-// one flow (flow_order.hpp); "bytes_per_flow" is the array's stride. With Prefetch, the state of
-// the event prefetch_distance ahead is fetched first (the rest is the memory stall).
-template <bool Prefetch = false>
-void BM_theta_powertcp_compact_flows(benchmark::State& state) {
-  const auto flows = static_cast<std::size_t>(state.range(0));
-  const auto v = theta_events();
-  const netcc_bench::flow_order order(flows);
-  const netcc::theta_powertcp_compact::config cfg{theta_params};
-  netcc_bench::flow_array<netcc::theta_powertcp_compact::flow_state> st(flows, cfg.initial_state());
-  std::uint64_t k = 0;
-  for (auto _ : state) {
-    if constexpr (Prefetch)
-      netcc_bench::prefetch(st[order.flow(k + netcc_bench::prefetch_distance)]);
-    const auto e = order.at(k++);
-    auto& s = st[e.flow];
-    cfg.on_ack(s, v[e.index & (ring - 1)]);
-    benchmark::DoNotOptimize(s);
-  }
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(st[0]));
-  state.counters["flows"] = static_cast<double>(flows);
-}
-BENCHMARK(BM_theta_powertcp_compact_flows<>)
-    ->Name("BM_theta_powertcp_compact_flows")
-    ->RangeMultiplier(16)
-    ->Range(1, 1 << 20);
-BENCHMARK(BM_theta_powertcp_compact_flows<true>)
-    ->Name("BM_theta_powertcp_compact_flows/prefetch")
-    ->RangeMultiplier(16)
-    ->Range(1, 1 << 20);
-
-void BM_theta_powertcp_q32_flows(benchmark::State& state) {
-  using cc_t = netcc::basic_powertcp<netcc::arith::q32, netcc::rtt_power>;
-  const auto flows = static_cast<std::size_t>(state.range(0));
-  const auto v = theta_events();
-  const netcc_bench::flow_order order(flows);
-  netcc_bench::flow_array<cc_t> cc(flows, cc_t{theta_params});
-  std::uint64_t k = 0;
-  for (auto _ : state) {
-    const auto e = order.at(k++);
-    auto& c = cc[e.flow];
-    c.on_ack(v[e.index & (ring - 1)]);
-    benchmark::DoNotOptimize(c);
-  }
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(cc_t));
-  state.counters["flows"] = static_cast<double>(flows);
-}
-BENCHMARK(BM_theta_powertcp_q32_flows)->RangeMultiplier(16)->Range(1, 1 << 20);
 
 // PowerTCP's 64-B compact form (netcc::powertcp_compact) on one flow, wire-format ACKs.
 template <std::size_t Ring = ring>
@@ -189,52 +119,6 @@ void BM_powertcp_compact_ack(benchmark::State& state) {
 }
 BENCHMARK(BM_powertcp_compact_ack<>)->Name("BM_powertcp_compact_ack")->Arg(1)->Arg(5);
 BENCHMARK(BM_powertcp_compact_ack<long_ring>)->Arg(1)->Arg(5);
-
-template <bool Prefetch = false>
-void BM_powertcp_compact_flows(benchmark::State& state) {
-  const auto flows = static_cast<std::size_t>(state.range(0));
-  const auto acks = int_acks<wire5>(5);
-  const netcc_bench::flow_order order(flows);
-  const netcc::powertcp_compact::config cfg{bench_params()};
-  netcc_bench::flow_array<netcc::powertcp_compact::flow_state> st(flows, cfg.initial_state());
-  std::uint64_t k = 0;
-  for (auto _ : state) {
-    if constexpr (Prefetch)
-      netcc_bench::prefetch(st[order.flow(k + netcc_bench::prefetch_distance)]);
-    const auto e = order.at(k++);
-    auto& s = st[e.flow];
-    benchmark::DoNotOptimize(cfg.on_ack(s, acks[e.index & (ring - 1)]));
-    benchmark::DoNotOptimize(s);
-  }
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(st[0]));
-  state.counters["flows"] = static_cast<double>(flows);
-}
-BENCHMARK(BM_powertcp_compact_flows<>)
-    ->Name("BM_powertcp_compact_flows")
-    ->RangeMultiplier(16)
-    ->Range(1, 1 << 20);
-BENCHMARK(BM_powertcp_compact_flows<true>)
-    ->Name("BM_powertcp_compact_flows/prefetch")
-    ->RangeMultiplier(16)
-    ->Range(1, 1 << 20);
-
-void BM_powertcp_q32_wire_flows(benchmark::State& state) {
-  using cc_t = netcc::basic_powertcp<netcc::arith::q32, netcc::int_power<wire5>>;
-  const auto flows = static_cast<std::size_t>(state.range(0));
-  const auto acks = int_acks<wire5>(5);
-  const netcc_bench::flow_order order(flows);
-  netcc_bench::flow_array<cc_t> cc(flows, cc_t{bench_params()});
-  std::uint64_t k = 0;
-  for (auto _ : state) {
-    const auto e = order.at(k++);
-    auto& c = cc[e.flow];
-    c.on_ack(acks[e.index & (ring - 1)]);
-    benchmark::DoNotOptimize(c);
-  }
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(cc_t));
-  state.counters["flows"] = static_cast<double>(flows);
-}
-BENCHMARK(BM_powertcp_q32_wire_flows)->RangeMultiplier(16)->Range(1, 1 << 16);
 
 template <class C>
 void BM_powertcp_outputs(benchmark::State& state) {

@@ -8,9 +8,8 @@
 // whole controller with its configuration. Feedback is a pre-generated ring of one-packet ACKs 2
 // us apart whose RTTs straddle the target (30-90 us against about 64 us), so AI, MD and the
 // once-per-RTT test all run. netcc::swift_compact (the q32 rules over a 32-B packed state: each
-// event unpacks it and packs it back) runs the same entries back to back with q32, and
-// "bytes_per_flow" gives the state-array entry of swift_flows (flows in random order, each
-// seeing the one-flow ACK stream: flow_order.hpp).
+// event unpacks it and packs it back) runs the same entries back to back with q32. Many flows:
+// netcc_bench_flows_at_scale (bench/flows_at_scale.cpp).
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
@@ -19,8 +18,6 @@
 #include <vector>
 
 #include <netcc/control/swift.hpp>
-
-#include "flow_order.hpp"
 
 namespace {
 
@@ -74,28 +71,6 @@ void BM_swift_timeout(benchmark::State& state) {
   state.counters["state_B"] = static_cast<double>(C::state_bytes);
 }
 
-// Flows in random order (flow_order.hpp): each flow's j-th ACK is the one-flow stream's j-th
-// (the ring's, its time advanced by the laps before it).
-template <class C>
-void BM_swift_flows(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  const auto v = events<netcc::ack_event>();
-  const typename C::config cfg{};
-  netcc_bench::flow_array<typename C::flow_state> flows(n, cfg.initial_state());
-  const netcc_bench::flow_order order(n);
-  std::uint64_t k = 0;
-  for (auto _ : state) {
-    const auto f = order.at(k++);
-    auto e = v[f.index & (ring - 1)];
-    e.now += netcc::duration{static_cast<std::int64_t>(f.index / ring) * 2'000 *
-                             static_cast<std::int64_t>(ring)};
-    cfg.on_ack(flows[f.flow], e);
-  }
-  benchmark::DoNotOptimize(flows.data());
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));
-  state.counters["flows"] = static_cast<double>(n);
-}
-
 using swift_q32 = netcc::basic_swift<netcc::arith::q32>;
 
 BENCHMARK(BM_swift_ack<netcc::swift, netcc::ack_event>)->Name("swift_ack/double");
@@ -108,24 +83,5 @@ BENCHMARK(BM_swift_ack<netcc::swift_compact, netcc::swift_ack_event>)
 BENCHMARK(BM_swift_timeout<netcc::swift>)->Name("swift_timeout_then_ack/double");
 BENCHMARK(BM_swift_timeout<swift_q32>)->Name("swift_timeout_then_ack/q32");
 BENCHMARK(BM_swift_timeout<netcc::swift_compact>)->Name("swift_timeout_then_ack/compact");
-BENCHMARK(BM_swift_flows<netcc::swift>)
-    ->Name("swift_flows/double")
-    ->Arg(1)
-    ->Arg(1 << 10)
-    ->Arg(1 << 16)
-    ->Arg(1 << 20);
-BENCHMARK(BM_swift_flows<swift_q32>)
-    ->Name("swift_flows/q32")
-    ->Arg(1)
-    ->Arg(1 << 10)
-    ->Arg(1 << 16)
-    ->Arg(1 << 20);
-
-BENCHMARK(BM_swift_flows<netcc::swift_compact>)
-    ->Name("swift_flows/compact")
-    ->Arg(1)
-    ->Arg(1 << 10)
-    ->Arg(1 << 16)
-    ->Arg(1 << 20);
 
 }  // namespace

@@ -9,15 +9,10 @@
 //            with the §5 application-limited test from the on_send meter;
 //   * send:  on_send of one 1460 B packet (the §5 meter), the common per-packet call;
 //   * mixed: a packet sent every 1.2 us (10 Gbps), a completion for every 11th, cost per call.
-//   * flows/<n>: n flows whose states (only basic_timely::flow_state) sit in one contiguous
-//            array, run by one shared config, completions going to flows in random order, each
-//            flow seeing the rtt trace as one flow does (flow_order.hpp).
-//   * rtt_compact, flows_compact/<n>: the same with netcc::timely_compact (the q32 rules over a
-//            32-B packed state); flows_compact_prefetch/<n> fetches each state ahead of its
-//            completion (the difference is the memory stall).
+//   * rtt_compact: rtt with netcc::timely_compact (the q32 rules over a 32-B packed state).
 // Counters: "state_B" (per-flow state, basic_timely::state_bytes = sizeof(flow_state),
-// static_asserted in the header), "object_B" (the whole controller with its configuration) and,
-// for flows, "bytes_per_flow".
+// static_asserted in the header) and "object_B" (the whole controller with its configuration).
+// Many flows: netcc_bench_flows_at_scale (bench/flows_at_scale.cpp).
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -25,8 +20,6 @@
 #include <vector>
 
 #include <netcc/control/timely.hpp>
-
-#include "flow_order.hpp"
 
 namespace {
 
@@ -138,43 +131,6 @@ void BM_timely_mixed(benchmark::State& state) {
   counters<Policy>(state);
 }
 
-// Flows in random order (flow_order.hpp), each flow's j-th completion the one-flow trace's j-th
-// (time 5 us apart, the zone's RTTs in turn). With Prefetch, the state of the completion
-// prefetch_distance ahead is fetched first.
-template <class C, bool Prefetch = false>
-void flows_loop(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  const typename C::config cfg{{.initial_rate = netcc::bit_rate{5'000'000'000}}};
-  netcc_bench::flow_array<typename C::flow_state> flows(n, cfg.initial_state());
-  const netcc_bench::flow_order order(n);
-  std::uint64_t k = 0;
-  for (auto _ : state) {
-    if constexpr (Prefetch)
-      netcc_bench::prefetch(flows[order.flow(k + netcc_bench::prefetch_distance)]);
-    const auto e = order.at(k++);
-    cfg.on_rtt(
-        flows[e.flow],
-        netcc::rtt_event{.now = netcc::timestamp{static_cast<std::int64_t>(e.index + 1) * 5'000},
-                         .rtt = netcc::duration{zone[e.index % zone.size()]}});
-  }
-  benchmark::DoNotOptimize(flows.data());
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(typename C::flow_state));
-  state.counters["flows"] = static_cast<double>(n);
-}
-
-template <class Policy>
-void BM_timely_flows(benchmark::State& state) {
-  flows_loop<netcc::basic_timely<Policy>>(state);
-}
-
-void BM_timely_flows_compact(benchmark::State& state) {
-  flows_loop<netcc::timely_compact>(state);
-}
-
-void BM_timely_flows_compact_prefetch(benchmark::State& state) {
-  flows_loop<netcc::timely_compact, true>(state);
-}
-
 BENCHMARK(BM_timely_rtt<netcc::arith::ieee_double>);
 BENCHMARK(BM_timely_rtt<netcc::arith::q32>);
 BENCHMARK(BM_timely_rtt_compact);
@@ -186,14 +142,5 @@ BENCHMARK(BM_timely_send<netcc::arith::ieee_double>);
 BENCHMARK(BM_timely_send<netcc::arith::q32>);
 BENCHMARK(BM_timely_mixed<netcc::arith::ieee_double>);
 BENCHMARK(BM_timely_mixed<netcc::arith::q32>);
-
-BENCHMARK(BM_timely_flows<netcc::arith::ieee_double>)
-    ->Arg(1)
-    ->Arg(1 << 10)
-    ->Arg(1 << 16)
-    ->Arg(1 << 20);
-BENCHMARK(BM_timely_flows<netcc::arith::q32>)->Arg(1)->Arg(1 << 10)->Arg(1 << 16)->Arg(1 << 20);
-BENCHMARK(BM_timely_flows_compact)->Arg(1)->Arg(1 << 10)->Arg(1 << 16)->Arg(1 << 20);
-BENCHMARK(BM_timely_flows_compact_prefetch)->Arg(1)->Arg(1 << 10)->Arg(1 << 16)->Arg(1 << 20);
 
 }  // namespace
