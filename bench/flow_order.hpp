@@ -19,6 +19,8 @@
 // first, so the difference between the two is the memory stall and nothing else.
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -118,6 +120,33 @@ inline void prefetch(const T& x) noexcept {
   for (std::size_t off = 0; off < sizeof(T); off += cache_line) __builtin_prefetch(p + off, 1, 3);
   // The last byte's line, in case the object does not start on a line.
   __builtin_prefetch(p + sizeof(T) - 1, 1, 3);
+}
+
+/// @brief The loop of every flows-at-scale entry: the benchmark's events go to the entries of
+/// `flows` (one per flow: a state or a controller object) in flow_order's order, `deliver(x, j)`
+/// handing a flow's j-th event to its entry x. With `Prefetch`, the entry of the event
+/// prefetch_distance ahead is fetched first. With `warm_up`, one lap of the order runs before
+/// timing (every flow leaves its initial state, the array is touched once). Sets the counters
+/// "flows" and "bytes_per_flow" (the array's stride).
+template <bool Prefetch, class T, class Deliver>
+void drive(benchmark::State& state, flow_array<T>& flows, Deliver deliver, bool warm_up) {
+  const flow_order order(flows.size());
+  std::uint64_t k = 0;
+  if (warm_up) {
+    for (; k < order.size(); ++k) {
+      const auto e = order.at(k);
+      deliver(flows[e.flow], e.index);
+    }
+  }
+  for (auto _ : state) {
+    if constexpr (Prefetch) prefetch(flows[order.flow(k + prefetch_distance)]);
+    const auto e = order.at(k++);
+    T& x = flows[e.flow];
+    deliver(x, e.index);
+    benchmark::DoNotOptimize(x);
+  }
+  state.counters["flows"] = static_cast<double>(flows.size());
+  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(T));
 }
 
 }  // namespace netcc_bench

@@ -63,70 +63,39 @@ constexpr double state_bytes_of() {
   }
 }  // event templates: a ring that stays in L1/L2
 
-// The loop shared by every controller: `apply(controller, j)` delivers the flow's j-th event.
-// With Prefetch, the state of the event prefetch_distance ahead is fetched first. Flattened:
-// each controller's event handler is inlined into the loop as in the one-flow benchmarks (with
-// two loops per controller, the plain and the prefetching one, g++ otherwise keeps some
-// handlers out of line and passes the event through memory: 9 -> 21 ns per ACK for DCTCP q32).
+// The counters both layouts add to netcc_bench::drive's.
+template <class C, class T>
+void count(benchmark::State& state, std::size_t flows) {
+  state.counters["ns_per_event"] =
+      benchmark::Counter(static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["state_B"] = state_bytes_of<C>();
+  state.counters["array_MB"] = static_cast<double>(sizeof(T) * flows) / 1048576.0;
+}
+
+// An array of controller objects, copies of `proto`: `apply(controller, j)` delivers the flow's
+// j-th event (netcc_bench::drive, after a warm-up lap). Flattened: each controller's event
+// handler is inlined into the loop as in the one-flow benchmarks (with two loops per
+// controller, the plain and the prefetching one, g++ otherwise keeps some handlers out of line
+// and passes the event through memory: 9 -> 21 ns per ACK for DCTCP q32).
 template <bool Prefetch, class C, class Apply>
 [[gnu::flatten]] void run(benchmark::State& state, const C& proto, Apply apply) {
   const auto flows = static_cast<std::size_t>(state.range(0));
   netcc_bench::flow_array<C> cc(flows, proto);
-  const netcc_bench::flow_order order(flows);
-  std::uint64_t k = 0;
-  // One lap through the order first, so that every flow has left its initial state and the
-  // array is touched once before timing.
-  for (std::size_t j = 0; j < order.size(); ++j, ++k) {
-    const auto e = order.at(k);
-    apply(cc[e.flow], e.index);
-  }
-  for (auto _ : state) {
-    if constexpr (Prefetch)
-      netcc_bench::prefetch(cc[order.flow(k + netcc_bench::prefetch_distance)]);
-    const auto e = order.at(k);
-    C& c = cc[e.flow];
-    apply(c, e.index);
-    benchmark::DoNotOptimize(c);
-    ++k;
-  }
-  state.counters["ns_per_event"] =
-      benchmark::Counter(static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(C));
-  state.counters["state_B"] = state_bytes_of<C>();
-  state.counters["flows"] = static_cast<double>(flows);
-  state.counters["array_MB"] = static_cast<double>(sizeof(C) * flows) / 1048576.0;
+  netcc_bench::drive<Prefetch>(state, cc, apply, true);
+  count<C, C>(state, flows);
 }
 
-// The same loop over an array of flow_state run by one shared config: `apply(cfg, state, j)`.
+// An array of flow_state run by one shared config: `apply(cfg, state, j)`.
 template <bool Prefetch, class C, class Apply>
 [[gnu::flatten]] void run_states(benchmark::State& state, const typename C::config& cfg,
                                  Apply apply) {
   using S = typename C::flow_state;
   const auto flows = static_cast<std::size_t>(state.range(0));
   netcc_bench::flow_array<S> st(flows, cfg.initial_state());
-  const netcc_bench::flow_order order(flows);
-  std::uint64_t k = 0;
-  for (std::size_t j = 0; j < order.size(); ++j, ++k) {
-    const auto e = order.at(k);
-    apply(cfg, st[e.flow], e.index);
-  }
-  for (auto _ : state) {
-    if constexpr (Prefetch)
-      netcc_bench::prefetch(st[order.flow(k + netcc_bench::prefetch_distance)]);
-    const auto e = order.at(k);
-    S& s = st[e.flow];
-    apply(cfg, s, e.index);
-    benchmark::DoNotOptimize(s);
-    ++k;
-  }
-  state.counters["ns_per_event"] =
-      benchmark::Counter(static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(S));
-  state.counters["state_B"] = state_bytes_of<C>();
-  state.counters["flows"] = static_cast<double>(flows);
-  state.counters["array_MB"] = static_cast<double>(sizeof(S) * flows) / 1048576.0;
+  netcc_bench::drive<Prefetch>(
+      state, st, [&cfg, &apply](S& s, std::uint64_t j) { apply(cfg, s, j); }, true);
+  count<C, S>(state, flows);
 }
 
 // Cumulative ACKs of one 1460-B segment: a flow's sequence advances by one segment per event

@@ -36,41 +36,21 @@ using netcc::arith::q32;
 // ring), as on one flow, so every flow's ACKs advance its timestamps and counters and the
 // per-ACK work is that of one flow at every N; only where the states are changes.
 
-// An array of `flows` states run by `cfg`, event j of a flow being events[j mod ring]. With
-// Prefetch, the state of the event prefetch_distance ahead is fetched first.
+// An array of states run by `cfg`, event j of a flow being events[j mod ring] (netcc_bench::drive).
 template <bool Prefetch, class Config, class Event>
 void run_states(benchmark::State& state, const Config& cfg, const std::vector<Event>& events) {
-  const auto flows = static_cast<std::size_t>(state.range(0));
-  const netcc_bench::flow_order order(flows);
-  netcc_bench::flow_array<decltype(cfg.initial_state())> st(flows, cfg.initial_state());
-  std::uint64_t k = 0;
-  for (auto _ : state) {
-    if constexpr (Prefetch)
-      netcc_bench::prefetch(st[order.flow(k + netcc_bench::prefetch_distance)]);
-    const auto e = order.at(k++);
-    auto& s = st[e.flow];
-    cfg.on_ack(s, events[e.index & (ring - 1)]);
-    benchmark::DoNotOptimize(s);
-  }
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(st[0]));
-  state.counters["flows"] = static_cast<double>(flows);
+  netcc_bench::flow_array<decltype(cfg.initial_state())> st(
+      static_cast<std::size_t>(state.range(0)), cfg.initial_state());
+  netcc_bench::drive<Prefetch>(
+      state, st, [&](auto& s, std::uint64_t j) { cfg.on_ack(s, events[j & (ring - 1)]); }, false);
 }
 
-// An array of `flows` controller objects, copies of `proto`.
+// An array of controller objects, copies of `proto`.
 template <class C, class Event>
 void run_objects(benchmark::State& state, const C& proto, const std::vector<Event>& events) {
-  const auto flows = static_cast<std::size_t>(state.range(0));
-  const netcc_bench::flow_order order(flows);
-  netcc_bench::flow_array<C> cc(flows, proto);
-  std::uint64_t k = 0;
-  for (auto _ : state) {
-    const auto e = order.at(k++);
-    C& c = cc[e.flow];
-    c.on_ack(events[e.index & (ring - 1)]);
-    benchmark::DoNotOptimize(c);
-  }
-  state.counters["bytes_per_flow"] = static_cast<double>(sizeof(C));
-  state.counters["flows"] = static_cast<double>(flows);
+  netcc_bench::flow_array<C> cc(static_cast<std::size_t>(state.range(0)), proto);
+  netcc_bench::drive<false>(
+      state, cc, [&](C& c, std::uint64_t j) { c.on_ack(events[j & (ring - 1)]); }, false);
 }
 
 template <class P>
