@@ -74,11 +74,11 @@ BENCHMARK(BM_int_window_ack<netcc::basic_hpcc<q32, stack8>, long_ring>)->Arg(1)-
 BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<ieee_double, stack8>, long_ring>)->Arg(1)->Arg(5);
 BENCHMARK(BM_int_window_ack<netcc::basic_fasttune<q32, stack8>, long_ring>)->Arg(1)->Arg(5);
 
-// One flow through the compact form's config and an external state.
-template <class C, std::size_t Ring = ring>
+// One flow through the compact form's config and an external state. `Stack`: the ACKs' INT,
+// decoded records (the form's stack_type) or the wire words as received (word_stack).
+template <class C, std::size_t Ring = ring, class Stack = typename C::stack_type>
 void BM_int_window_compact_ack(benchmark::State& state) {
-  const auto acks =
-      int_acks<typename C::stack_type>(static_cast<std::size_t>(state.range(0)), Ring);
+  const auto acks = int_acks<Stack>(static_cast<std::size_t>(state.range(0)), Ring);
   typename C::params_type p;
   p.host_rate = 100_Gbps;
   p.base_rtt = 10_us;
@@ -98,5 +98,24 @@ BENCHMARK(BM_int_window_compact_ack<netcc::hpcc_compact>)->Arg(1)->Arg(5);
 BENCHMARK(BM_int_window_compact_ack<netcc::fasttune_compact>)->Arg(1)->Arg(5);
 BENCHMARK(BM_int_window_compact_ack<netcc::hpcc_compact, long_ring>)->Arg(1)->Arg(5);
 BENCHMARK(BM_int_window_compact_ack<netcc::fasttune_compact, long_ring>)->Arg(1)->Arg(5);
+// The same ACKs carrying their INT as wire words (netcc::hpcc_int_format::word_stack): each hop
+// is read from its word and the form's record keeps the word, with nothing packed per hop.
+using words = netcc::hpcc_int_format::word_stack;
+BENCHMARK(BM_int_window_compact_ack<netcc::hpcc_compact, ring, words>)
+    ->Name("BM_int_window_compact_words<netcc::hpcc_compact>")
+    ->Arg(1)
+    ->Arg(5);
+BENCHMARK(BM_int_window_compact_ack<netcc::fasttune_compact, ring, words>)
+    ->Name("BM_int_window_compact_words<netcc::fasttune_compact>")
+    ->Arg(1)
+    ->Arg(5);
+BENCHMARK(BM_int_window_compact_ack<netcc::hpcc_compact, long_ring, words>)
+    ->Name("BM_int_window_compact_words<netcc::hpcc_compact, long_ring>")
+    ->Arg(1)
+    ->Arg(5);
+BENCHMARK(BM_int_window_compact_ack<netcc::fasttune_compact, long_ring, words>)
+    ->Name("BM_int_window_compact_words<netcc::fasttune_compact, long_ring>")
+    ->Arg(1)
+    ->Arg(5);
 
 }  // namespace

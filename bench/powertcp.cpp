@@ -103,10 +103,12 @@ void BM_theta_powertcp_compact_ack(benchmark::State& state) {
 }
 BENCHMARK(BM_theta_powertcp_compact_ack);
 
-// PowerTCP's 64-B compact form (netcc::powertcp_compact) on one flow, wire-format ACKs.
-template <std::size_t Ring = ring>
+// PowerTCP's 64-B compact form (netcc::powertcp_compact) on one flow, wire-format ACKs: their
+// INT decoded (wire5) or as the wire words (word_stack), which the form's records keep as they
+// came.
+template <std::size_t Ring = ring, class Stack = wire5>
 void BM_powertcp_compact_ack(benchmark::State& state) {
-  const auto acks = int_acks<wire5>(static_cast<std::size_t>(state.range(0)), Ring);
+  const auto acks = int_acks<Stack>(static_cast<std::size_t>(state.range(0)), Ring);
   const netcc::powertcp_compact::config cfg{bench_params()};
   auto st = cfg.initial_state();
   std::size_t i = 0;
@@ -119,6 +121,12 @@ void BM_powertcp_compact_ack(benchmark::State& state) {
 }
 BENCHMARK(BM_powertcp_compact_ack<>)->Name("BM_powertcp_compact_ack")->Arg(1)->Arg(5);
 BENCHMARK(BM_powertcp_compact_ack<long_ring>)->Arg(1)->Arg(5);
+using words = netcc::hpcc_int_format::word_stack;
+BENCHMARK(BM_powertcp_compact_ack<ring, words>)->Name("BM_powertcp_compact_words")->Arg(1)->Arg(5);
+BENCHMARK(BM_powertcp_compact_ack<long_ring, words>)
+    ->Name("BM_powertcp_compact_words<long_ring>")
+    ->Arg(1)
+    ->Arg(5);
 
 template <class C>
 void BM_powertcp_outputs(benchmark::State& state) {

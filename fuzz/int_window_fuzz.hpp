@@ -129,7 +129,8 @@ inline std::uint64_t compact_seq_jump(byte_reader& in) noexcept {
 /// anywhere) and by compact_seq_jump() before each new ACK. Checks after every event:
 ///   * the invariants of int_window_checker for the compact object and the q32 object in any
 ///     stream (window, rate and U within the parameters' bounds, duplicates carry no sample);
-///   * config + external state equal to the compact object, byte for byte, in any stream;
+///   * config + external state equal to the compact object, byte for byte, in any stream, and
+///     to a second state fed the same ACKs with their INT as wire words (word_stack);
 ///   * while every ACK's sequence number stays within 2^31 - 1 B of the last armed
 ///     lastUpdateSeq (the compact forms' documented range; hops are always wire-decoded), the
 ///     same rule, incStage and SACKUpdate as the q32 object and the same W, W^c, U, cwnd and
@@ -167,6 +168,7 @@ bool run_int_window_compact(const std::uint8_t* data, std::size_t size, Updates 
   }
   const typename Cc::config cfg{params};
   typename Cc::flow_state st = cfg.initial_state();
+  typename Cc::flow_state st_words = cfg.initial_state();  // the same ACKs as wire words
   int_window_checker<Cc> obj{params};
   int_window_checker<wide> q{params};
   bool in_range = true, armed = false;
@@ -175,6 +177,7 @@ bool run_int_window_compact(const std::uint8_t* data, std::size_t size, Updates 
 
   const auto compare = [&] {
     NETCC_FUZZ_CHECK(std::memcmp(&st, &obj.cc.state(), sizeof st) == 0);
+    NETCC_FUZZ_CHECK(std::memcmp(&st_words, &st, sizeof st) == 0);
     NETCC_FUZZ_CHECK(cfg.window(st).raw() == obj.cc.window().raw());
     if (!in_range) return;
     NETCC_FUZZ_CHECK(cfg.last_branch(st) == q.cc.last_branch());
@@ -206,6 +209,16 @@ bool run_int_window_compact(const std::uint8_t* data, std::size_t size, Updates 
                        in_range = false;
                      const auto w = cfg.on_ack(st, e);
                      NETCC_FUZZ_CHECK(w.raw() == cfg.window(st).raw());
+                     const basic_ack_event<wire::word_stack> ew{.now = e.now,
+                                                                .ack_seq = e.ack_seq,
+                                                                .snd_nxt = e.snd_nxt,
+                                                                .acked = e.acked,
+                                                                .rtt = e.rtt,
+                                                                .ecn_echo = e.ecn_echo,
+                                                                .inc = e.inc,
+                                                                .switch_ack = e.switch_ack,
+                                                                .hops = wire::words_of(e.hops)};
+                     NETCC_FUZZ_CHECK(cfg.on_ack(st_words, ew).raw() == w.raw());
                      obj.step(e, duplicate);
                      q.step(e, duplicate);
                      if (updates(q.cc.last_branch())) {

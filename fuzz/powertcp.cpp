@@ -15,11 +15,14 @@
 //   * an exact duplicate of the previous ACK changes neither the power nor the window.
 // netcc::powertcp_compact (64-B state, HPCC's wire format) on the same wire ACKs: window within
 // [min_cwnd, max_cwnd] and rate within its limits, Gamma_smooth within [0, 2^30], at most 5 hops
-// stored, a duplicate changes neither power nor window, on any stream.
+// stored, a duplicate changes neither power nor window, on any stream; and a second compact
+// object fed the same ACKs with their INT as wire words (word_stack) holds the same state, byte
+// for byte.
 #include <netcc/control/powertcp.hpp>
 #include <netcc/core/int_wire.hpp>
 
 #include <array>
+#include <cstring>
 #include <span>
 
 #include "int_ack_stream.hpp"
@@ -88,6 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   checker<netcc::basic_powertcp<netcc::arith::q32>> raw_q{params};
   checker<netcc::basic_powertcp<netcc::arith::q32, netcc::int_power<wire::stack>>> wired{params};
   netcc::powertcp_compact compact{params};
+  netcc::powertcp_compact compact_words{params};  // the same ACKs with their INT as wire words
 
   netcc::fuzz::for_each_int_ack(
       in,
@@ -96,6 +100,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         raw_q.step(a, duplicate);
         wired.step(b, duplicate);
         compact_step(compact, b, duplicate);
+        const netcc::basic_ack_event<wire::word_stack> bw{.now = b.now,
+                                                          .ack_seq = b.ack_seq,
+                                                          .snd_nxt = b.snd_nxt,
+                                                          .acked = b.acked,
+                                                          .rtt = b.rtt,
+                                                          .ecn_echo = b.ecn_echo,
+                                                          .inc = b.inc,
+                                                          .switch_ack = b.switch_ack,
+                                                          .hops = wire::words_of(b.hops)};
+        compact_words.on_ack(bw);
+        NETCC_FUZZ_CHECK(
+            std::memcmp(&compact_words.state(), &compact.state(), sizeof compact.state()) == 0);
       });
   return 0;
 }

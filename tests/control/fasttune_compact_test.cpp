@@ -52,4 +52,8 @@ RC_GTEST_PROP(FastTuneCompact, ConfigAndStatesEqualObjects, ()) {
   netcc_test::config_states_equal_objects<netcc::fasttune_compact>();
 }
 
+RC_GTEST_PROP(FastTuneCompact, WireWordsEqualDecodedRecords, ()) {
+  netcc_test::compact_words_equal_records<netcc::fasttune_compact>();
+}
+
 }  // namespace netcc_tests::control_fasttune_compact

@@ -53,4 +53,8 @@ RC_GTEST_PROP(HpccCompact, ConfigAndStatesEqualObjects, ()) {
   netcc_test::config_states_equal_objects<netcc::hpcc_compact>();
 }
 
+RC_GTEST_PROP(HpccCompact, WireWordsEqualDecodedRecords, ()) {
+  netcc_test::compact_words_equal_records<netcc::hpcc_compact>();
+}
+
 }  // namespace netcc_tests::control_hpcc_compact

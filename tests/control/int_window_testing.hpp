@@ -409,6 +409,31 @@ void compact_equals_q32() {
   RC_TAG(netcc::to_double(q.utilisation()) > 0 ? "sampled" : "no sample");
 }
 
+// The same trace with each ACK's INT as the wire words it came in (word_stack): the state
+// byte for byte and every output as with the decoded records, on every ACK.
+template <class Cc>
+void compact_words_equal_records() {
+  auto p = random_int_window_params<typename Cc::params_type>();
+  if constexpr (requires { p.max_stage; }) p.max_stage = *rc::gen::inRange<std::int64_t>(0, 9);
+  const typename Cc::config cfg{p};
+  typename Cc::flow_state st = cfg.initial_state();
+  typename Cc::flow_state sw = cfg.initial_state();
+  const auto acks = wire_trace(*rc::gen::inRange<std::size_t>(1, 150));
+  for (const auto& a : acks) {
+    netcc::basic_ack_event<wire::word_stack> b{.now = a.now,
+                                               .ack_seq = a.ack_seq,
+                                               .snd_nxt = a.snd_nxt,
+                                               .acked = a.acked,
+                                               .switch_ack = a.switch_ack,
+                                               .hops = wire::words_of(a.hops)};
+    const auto w = cfg.on_ack(st, a);
+    const auto ww = cfg.on_ack(sw, b);
+    RC_ASSERT(ww.raw() == w.raw());
+    RC_ASSERT(std::memcmp(&sw, &st, sizeof st) == 0);
+    RC_ASSERT(cfg.last_branch(sw) == cfg.last_branch(st));
+  }
+}
+
 // One config and an array of flow states, ACKs of several flows interleaved, equal the same
 // flows as separate controller objects.
 template <class Cc>

@@ -142,4 +142,87 @@ RC_GTEST_PROP(IntWire, CustomWidthsRoundTrip, ()) {
   RC_ASSERT(f::encode_hop(f::decode_hop(w)) == w);
 }
 
+// ---- Stacks of wire words (word_stack): the hops as decode reads them, with their words.
+
+TEST(IntWireWords, PushReadAndCapacity) {
+  fmt::word_stack s;
+  const auto h = fmt::make_hop(netcc::timestamp{1000}, 8000_B, 1'000'000, 100_Gbps);
+  EXPECT_TRUE(s.push(h));
+  EXPECT_TRUE(s.push_word(0x0123'4567'89AB'CDEFULL));
+  ASSERT_EQ(s.size(), 2u);
+  const fmt::word_hop a = s[0];
+  EXPECT_EQ(static_cast<const netcc::int_hop&>(a), h);  // the decoded record
+  EXPECT_EQ(a.word, fmt::encode_hop(h));
+  EXPECT_EQ(static_cast<const netcc::int_hop&>(s[1]), fmt::decode_hop(0x0123'4567'89AB'CDEFULL));
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(s.push_word(7));
+  EXPECT_FALSE(s.push_word(8));  // full at max_hops: refused, nothing changed
+  EXPECT_FALSE(s.push(h));
+  EXPECT_EQ(s.size(), fmt::max_hops);
+  EXPECT_EQ(s[4].word, 7u);
+  s.count = 200;  // set by hand beyond capacity: size() still stops at max_hops
+  EXPECT_EQ(s.size(), fmt::max_hops);
+}
+
+TEST(IntWireWords, DecodeWordsAsDecodeAndItsErrors) {
+  fmt::stack s;
+  s.push(fmt::make_hop(netcc::timestamp{1000}, 8000_B, 1'000'000, 100_Gbps));
+  s.push(fmt::make_hop(netcc::timestamp{2000}, 0_B, 5'000'000, 400_Gbps));
+  std::array<std::uint8_t, fmt::max_encoded_size> buf{};
+  ASSERT_EQ(fmt::encode(s, buf), 18u);
+  const auto d = fmt::decode_words(std::span<const std::uint8_t>(buf.data(), 18));
+  EXPECT_EQ(d.error, netcc::int_decode_error::none);
+  EXPECT_EQ(d.consumed, 18u);
+  ASSERT_EQ(d.hops.size(), 2u);
+  EXPECT_TRUE(d.hops == fmt::words_of(s));
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(static_cast<const netcc::int_hop&>(d.hops[i]), s[i]) << "hop " << i;
+
+  EXPECT_EQ(fmt::decode_words(std::span<const std::uint8_t>(buf.data(), 0)).error,
+            netcc::int_decode_error::short_header);
+  EXPECT_EQ(fmt::decode_words(std::span<const std::uint8_t>(buf.data(), 17)).error,
+            netcc::int_decode_error::short_payload);
+  buf[0] = 6;
+  const auto bad = fmt::decode_words(buf);
+  EXPECT_EQ(bad.error, netcc::int_decode_error::too_many_hops);
+  EXPECT_EQ(bad.hops.size(), 0u);
+  EXPECT_EQ(bad.consumed, 0u);
+}
+
+RC_GTEST_PROP(IntWireWords, DecodeWordsReadsWhatDecodeReads, ()) {
+  const auto bytes = *rc::gen::container<std::vector<std::uint8_t>>(
+      *rc::gen::inRange<std::size_t>(0, fmt::max_encoded_size + 4),
+      rc::gen::arbitrary<std::uint8_t>());
+  const std::span<const std::uint8_t> in(bytes.data(), bytes.size());
+  const auto d = fmt::decode(in);
+  const auto w = fmt::decode_words(in);
+  RC_ASSERT(w.error == d.error);
+  RC_ASSERT(w.consumed == d.consumed);
+  RC_ASSERT(w.hops.size() == d.hops.size());
+  for (std::size_t i = 0; i < d.hops.size(); ++i) {
+    RC_ASSERT(static_cast<const netcc::int_hop&>(w.hops[i]) == d.hops[i]);
+    RC_ASSERT(w.hops[i].word == fmt::encode_hop(d.hops[i]));
+  }
+}
+
+// Any word reads as decode_hop reads it, and its kept word is the one encode_hop writes back
+// for that hop (HPCC's 3-bit rate code: every word is canonical).
+RC_GTEST_PROP(IntWireWords, ReadHopIsDecodeHopWithTheCanonicalWord, (std::uint64_t w)) {
+  const fmt::word_hop h = fmt::read_hop(w);
+  RC_ASSERT(static_cast<const netcc::int_hop&>(h) == fmt::decode_hop(w));
+  RC_ASSERT(h.word == fmt::encode_hop(fmt::decode_hop(w)));
+  RC_ASSERT(h.word == w);
+}
+
+// A format with a 4-bit rate code: codes past the table read as its last entry, and the kept
+// word carries that code, as encode_hop would write the hop back.
+RC_GTEST_PROP(IntWireWords, CodesPastTheTableReadAsTheLastEntry, (std::uint64_t w)) {
+  using f = netcc::int_wire_format<5, 24, 20, 128, 16, 80>;
+  static_assert(f::rate_bits == 4);
+  const f::word_hop h = f::read_hop(w);
+  RC_ASSERT(static_cast<const netcc::int_hop&>(h) == f::decode_hop(w));
+  RC_ASSERT(h.word == f::encode_hop(f::decode_hop(w)));
+  RC_ASSERT((h.word >> 60) <= 7u);
+  RC_ASSERT((h.word << 4) == (w << 4));  // the other fields as they came
+}
+
 }  // namespace netcc_tests::core_int_wire

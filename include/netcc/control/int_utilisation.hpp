@@ -508,6 +508,21 @@ struct int_wire_record {
   constexpr void store_raw(const int_hop& h, std::uint32_t, std::uint64_t key) noexcept {
     word = Wire::pack(h.ts, h.tx_bytes, h.qlen, key);
   }
+  // A hop read from a word of this format (Wire::word_stack): its canonical word is what the
+  // overloads above would pack from its fields, so it is kept as it came, and its rate code is
+  // the word's.
+  [[nodiscard]] static constexpr std::uint64_t key_of(const typename Wire::word_hop& h) noexcept {
+    return h.word >> code_shift;
+  }
+  [[nodiscard]] static constexpr bool key_is(const typename Wire::word_hop& h,
+                                             std::uint64_t k) noexcept {
+    return (h.word >> code_shift) == k;
+  }
+  constexpr void store(const typename Wire::word_hop& h) noexcept { word = h.word; }
+  constexpr void store_raw(const typename Wire::word_hop& h, std::uint32_t,
+                           std::uint64_t) noexcept {
+    word = h.word;
+  }
 };
 static_assert(sizeof(int_wire_record<hpcc_int_format>) == 8);
 
@@ -554,7 +569,7 @@ template <Number T, int_path Path, class Clock, class Counter, class Record, std
   [[maybe_unused]] int_util_key_double dkey{0, 0, 0, false, 0, 0, {}};
   if constexpr (std::is_same_v<T, double>) dkey.sat_scale = umax * static_cast<double>(t.count());
   for (std::size_t i = 0; i < n; ++i) {
-    const int_hop& h = ft::hop(e, i);
+    const auto& h = ft::hop(e, i);  // a word_hop of a word stack reaches Record's overloads
     Record& r = rec[i];
     const auto rate = r.key();  // h's key while the hop is the same (Record::key_is)
     const std::uint32_t q = powertcp_qlen32_fast(h.qlen);

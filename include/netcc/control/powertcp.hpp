@@ -1875,7 +1875,7 @@ class basic_powertcp_compact {
       std::int64_t best_raw = -1;
       duration best_dt{};
       for (std::size_t i = 0; i < n; ++i) {
-        const int_hop& h = ft::hop(e, i);
+        const auto& h = ft::hop(e, i);  // a word_hop of a word stack: record's overloads
         record& r = st.hops[i];
         const std::uint64_t code = r.key();
         if (!record::key_is(h, code)) {  // a link rate changed: a path change, store, no sample

@@ -233,8 +233,10 @@ struct feedback_traits<basic_ack_event<Int>> {
   static constexpr bool switch_ack(const event& e) noexcept { return e.switch_ack; }
   /// @brief Number of INT hops.
   static constexpr std::size_t hop_count(const event& e) noexcept { return e.hops.size(); }
-  /// @brief INT hop `i` (a reference into the event: no copy per hop).
-  static constexpr const int_hop& hop(const event& e, std::size_t i) noexcept { return e.hops[i]; }
+  /// @brief INT hop `i`: a reference into the event for a stack of records (netcc::int_stack:
+  /// no copy per hop), the hop read from its word for a stack of wire words
+  /// (netcc::int_wire_format::word_stack).
+  static constexpr decltype(auto) hop(const event& e, std::size_t i) noexcept { return e.hops[i]; }
 };
 
 /// @brief Traits for netcc::rtt_event.

@@ -193,6 +193,124 @@ struct int_wire_format {
     return h;
   }
 
+  /// @brief A hop as decode_hop reads it from wire word `word`, with the word kept: a compact
+  /// controller's record of this format (netcc::basic_hpcc_compact, netcc::fasttune_compact,
+  /// netcc::powertcp_compact) stores the word itself instead of packing the fields again. The
+  /// word is canonical (as encode_hop writes this hop back: a rate code past the table reads as
+  /// the table's last code), so it is exactly what the record would have packed.
+  struct word_hop : int_hop {
+    /// @brief The hop's wire word (host order).
+    std::uint64_t word = 0;
+  };
+
+  /// @brief decode_hop(w) with its canonical word (word_hop).
+  [[nodiscard]] static constexpr word_hop read_hop(std::uint64_t w) noexcept {
+    constexpr unsigned code_shift = TsBits + TxBits + QBits;
+    if constexpr (rate_bits > 3) {
+      constexpr std::uint64_t last = default_int_rate_table.size() - 1;
+      if ((w >> code_shift) > last)
+        w = (w & ((std::uint64_t{1} << code_shift) - 1)) | (last << code_shift);
+    }
+    word_hop h;
+    static_cast<int_hop&>(h) = decode_hop(w);
+    h.word = w;
+    return h;
+  }
+
+  /// @brief A stack as the wire carries it: the hop words, read one at a time as word_hop
+  /// (decode_hop's values and the word). The same hops, clock and counter traits as `stack`,
+  /// for a NIC that hands netcc the INT words it received (decode_words) rather than decoded
+  /// records: the compact controllers then store each word as it came, with nothing packed.
+  /// @code
+  /// using fmt = netcc::hpcc_int_format;
+  /// fmt::word_stack s;
+  /// s.push(fmt::make_hop(netcc::timestamp{123'456}, netcc::bytes{8000}, 1'000'000,
+  ///                      netcc::bit_rate{100'000'000'000}));
+  /// netcc::basic_ack_event<fmt::word_stack> ack{.ack_seq = 1000, .hops = s};
+  /// @endcode
+  struct word_stack {
+    /// @brief Clock traits of the hop timestamps (the wire's).
+    using timestamp_clock = wrapping_clock<TsBits>;
+    /// @brief Counter traits of the hop tx-byte counters (the wire's).
+    using tx_counter = wrapping_counter<TxBits, TxUnit>;
+    /// @brief Capacity in hops.
+    static constexpr std::size_t max_hops = MaxHops;
+
+    /// @brief Number of words pushed.
+    std::uint8_t count = 0;
+    /// @brief The hop words (host order); only the first size() are meaningful.
+    std::array<std::uint64_t, MaxHops> words{};
+
+    /// @brief Append wire word `w`; false (and no change) when full.
+    constexpr bool push_word(std::uint64_t w) noexcept {
+      if (count >= MaxHops) return false;
+      words[count++] = w;
+      return true;
+    }
+    /// @brief Append hop `h` as the wire carries it (encode_hop); false when full.
+    constexpr bool push(const int_hop& h) noexcept { return push_word(encode_hop(h)); }
+    /// @brief Hops held (never more than max_hops, even if `count` was set larger by hand).
+    [[nodiscard]] constexpr std::size_t size() const noexcept {
+      return count < MaxHops ? count : MaxHops;
+    }
+    /// @brief Hop `i` read from its word (read_hop); `i` must be < size().
+    [[nodiscard]] constexpr word_hop operator[](std::size_t i) const noexcept {
+      return read_hop(words[i]);
+    }
+    /// @brief The same hops (as decoded) up to size().
+    friend constexpr bool operator==(const word_stack& a, const word_stack& b) noexcept {
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i].word == b[i].word)) return false;
+      return true;
+    }
+  };
+
+  /// @brief The words a wire carries for the decoded stack `s` (encode_hop per hop).
+  [[nodiscard]] static constexpr word_stack words_of(const stack& s) noexcept {
+    word_stack w;
+    for (std::size_t i = 0; i < s.size(); ++i) w.push_word(encode_hop(s[i]));
+    return w;
+  }
+
+  /// @brief The result of decode_words(): the words (none on error) and the error.
+  struct decoded_words {
+    /// @brief The hop words read (empty unless error == none).
+    word_stack hops{};
+    /// @brief What went wrong, if anything (as decode).
+    int_decode_error error = int_decode_error::none;
+    /// @brief Bytes consumed (0 on error).
+    std::size_t consumed = 0;
+  };
+
+  /// @brief decode's checks, keeping each hop's word rather than decoding it (total: never
+  /// reads past the end). decode_words(in).hops[i] holds decode(in).hops[i]'s values.
+  [[nodiscard]] static constexpr decoded_words decode_words(
+      std::span<const std::uint8_t> in) noexcept {
+    decoded_words d;
+    if (in.size() < header_bytes) {
+      d.error = int_decode_error::short_header;
+      return d;
+    }
+    const std::size_t n = in[0];
+    if (n > MaxHops) {
+      d.error = int_decode_error::too_many_hops;
+      return d;
+    }
+    if (in.size() < header_bytes + n * hop_bytes) {
+      d.error = int_decode_error::short_payload;
+      return d;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t w = 0;
+      for (std::size_t b = 0; b < hop_bytes; ++b)
+        w = (w << 8) | in[header_bytes + i * hop_bytes + b];
+      d.hops.push_word(w);
+    }
+    d.consumed = header_bytes + n * hop_bytes;
+    return d;
+  }
+
   /// @brief Encode `s` into `out`; returns bytes written, or 0 if `out` is too small.
   static constexpr std::size_t encode(const stack& s, std::span<std::uint8_t> out) noexcept {
     const std::size_t n = s.size();
