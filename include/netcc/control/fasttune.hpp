@@ -269,6 +269,8 @@ static_assert(fasttune::state_bytes <= 64 + 24 * 5,
 ///
 /// Within those ranges every ACK takes the same rule as basic_fasttune<arith::q32, Wire::stack>
 /// and leaves the same W, W^c and U bit for bit (tests/control/fasttune_compact_test.cpp).
+/// Fed the INT as wire words (Wire::word_stack), it stores each hop's word as it came, with the
+/// same state as from the decoded records (Wire::stack).
 /// @tparam Wire the INT wire layout (netcc::int_wire_format; HPCC's by default)
 /// @code
 /// const netcc::fasttune_compact::config cfg{{.base_rtt = netcc::duration{16'000}}};

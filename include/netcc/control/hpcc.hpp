@@ -515,11 +515,15 @@ static_assert(hpcc::state_bytes <= 64 + 24 * 5, "hpcc: per-flow state within 64 
 ///
 /// Within those ranges every ACK takes the same rule as basic_hpcc<arith::q32, Wire::stack> and
 /// leaves the same W, W^c, U and incStage bit for bit (tests/control/hpcc_compact_test.cpp).
+///
+/// The ACKs may carry their INT as decoded records (Wire::stack) or as the wire words they came
+/// in (Wire::word_stack, from Wire::decode_words): from words, each hop's word is stored as it
+/// came rather than packed again from its fields, with the same state byte for byte.
 /// @tparam Wire the INT wire layout (netcc::int_wire_format; HPCC's by default)
 /// @code
 /// const netcc::hpcc_compact::config cfg{{.host_rate = netcc::bit_rate{100'000'000'000}}};
 /// std::vector<netcc::hpcc_compact::flow_state> flows(1000, cfg.initial_state());  // 64 kB
-/// cfg.on_ack(flows[7], ack);  // ack: netcc::basic_ack_event<netcc::hpcc_int_format::stack>
+/// cfg.on_ack(flows[7], ack);  // ack: netcc::basic_ack_event<netcc::hpcc_int_format::word_stack>
 /// netcc::bytes w = cfg.cwnd(flows[7]);
 /// @endcode
 template <class Wire = hpcc_int_format>

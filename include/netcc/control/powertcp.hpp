@@ -1624,7 +1624,8 @@ static_assert(theta_powertcp_compact::state_bytes == sizeof(theta_powertcp_compa
 ///   BDP are the config's (the values the q32 object's per-link cache holds).
 ///
 /// Outside those ranges the window stays within [min_cwnd, max_cwnd] and the rate within its
-/// limits.
+/// limits. Fed the INT as wire words (Wire::word_stack), it stores each hop's word as it came,
+/// with the same state as from the decoded records (Wire::stack).
 /// @tparam Wire the INT wire layout (netcc::int_wire_format; HPCC's by default)
 /// @code
 /// const netcc::powertcp_compact::config cfg{{.host_rate = netcc::bit_rate{100'000'000'000}}};
