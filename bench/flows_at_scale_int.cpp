@@ -30,6 +30,7 @@ using netcc_bench::ring;
 using netcc_bench::theta_events;
 using netcc_bench::theta_params;
 using wire5 = netcc::hpcc_int_format::stack;
+using words5 = netcc::hpcc_int_format::word_stack;
 using netcc::arith::q32;
 
 // Flows in random order (flow_order.hpp): each flow's j-th event is the ring's j-th (mod the
@@ -62,11 +63,12 @@ P int_params() {
   return p;
 }
 
-// HPCC's and FastTune's compact forms at 5 hops, wire-format ACKs.
+// HPCC's and FastTune's compact forms at 5 hops, wire-format ACKs carrying their INT as the wire
+// words (as a NIC receives them; the forms keep each word as it came).
 template <class C, bool Prefetch = false>
 void BM_int_window_compact_flows(benchmark::State& state) {
   const typename C::config cfg{int_params<typename C::params_type>()};
-  run_states<Prefetch>(state, cfg, int_acks<typename C::stack_type>(5));
+  run_states<Prefetch>(state, cfg, int_acks<words5>(5));
 }
 
 template <class C>
@@ -89,7 +91,7 @@ void BM_theta_powertcp_q32_flows(benchmark::State& state) {
 template <bool Prefetch = false>
 void BM_powertcp_compact_flows(benchmark::State& state) {
   const netcc::powertcp_compact::config cfg{int_params<netcc::powertcp_params>()};
-  run_states<Prefetch>(state, cfg, int_acks<wire5>(5));
+  run_states<Prefetch>(state, cfg, int_acks<words5>(5));
 }
 
 void BM_powertcp_q32_wire_flows(benchmark::State& state) {
