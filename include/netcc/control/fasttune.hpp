@@ -337,10 +337,11 @@ class basic_fasttune_compact {
     constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
 
     /// @brief HANDLEACK(ack), Algorithm 2 lines 1-20 (basic_fasttune::on_ack) on `st`;
-    /// returns W.
+    /// returns W. Always inlined into the caller, as hpcc_compact's (over wire words: 310 / 656
+    /// -> 283 / 622 instructions per ACK at 1 / 5 hops).
     template <class E>
     requires IntFeedbackFor<E, stack_type>
-    constexpr value_type on_ack(flow_state& st, const E& e) const noexcept {
+    [[gnu::always_inline]] constexpr value_type on_ack(flow_state& st, const E& e) const noexcept {
       using ft = feedback_traits<E>;
       bool from_switch = false;
       if constexpr (SwitchAckFeedback<E>) from_switch = ft::switch_ack(e);

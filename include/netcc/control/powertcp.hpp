@@ -1732,10 +1732,13 @@ class basic_powertcp_compact {
     constexpr void init(flow_state& st) const noexcept { st = initial_state(); }
 
     /// @brief NEWACK(ack), Algorithm 1 lines 2-7 (basic_powertcp::on_ack) on `st`; returns the
-    /// rule it ran (hold, update or update_capped).
+    /// rule it ran (hold, update or update_capped). Always inlined into the caller, as
+    /// hpcc_compact's (over wire words: 325 / 685 -> 313 / 675 instructions per ACK at 1 / 5
+    /// hops, 18.0-18.8 / 37.6-39.5 -> 16.6-16.9 / 35.5-37.3 ns).
     template <class E>
     requires IntFeedbackFor<E, stack_type>
-    constexpr powertcp_branch on_ack(flow_state& st, const E& e) const noexcept {
+    [[gnu::always_inline]] constexpr powertcp_branch on_ack(flow_state& st,
+                                                            const E& e) const noexcept {
       using ft = feedback_traits<E>;
       const sequence ack = ft::ack_seq(e);
       const sequence nxt = ft::snd_nxt(e);
