@@ -209,16 +209,7 @@ bool run_int_window_compact(const std::uint8_t* data, std::size_t size, Updates 
                        in_range = false;
                      const auto w = cfg.on_ack(st, e);
                      NETCC_FUZZ_CHECK(w.raw() == cfg.window(st).raw());
-                     const basic_ack_event<wire::word_stack> ew{.now = e.now,
-                                                                .ack_seq = e.ack_seq,
-                                                                .snd_nxt = e.snd_nxt,
-                                                                .acked = e.acked,
-                                                                .rtt = e.rtt,
-                                                                .ecn_echo = e.ecn_echo,
-                                                                .inc = e.inc,
-                                                                .switch_ack = e.switch_ack,
-                                                                .hops = wire::words_of(e.hops)};
-                     NETCC_FUZZ_CHECK(cfg.on_ack(st_words, ew).raw() == w.raw());
+                     NETCC_FUZZ_CHECK(cfg.on_ack(st_words, wire::with_words(e)).raw() == w.raw());
                      obj.step(e, duplicate);
                      q.step(e, duplicate);
                      if (updates(q.cc.last_branch())) {

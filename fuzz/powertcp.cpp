@@ -100,16 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         raw_q.step(a, duplicate);
         wired.step(b, duplicate);
         compact_step(compact, b, duplicate);
-        const netcc::basic_ack_event<wire::word_stack> bw{.now = b.now,
-                                                          .ack_seq = b.ack_seq,
-                                                          .snd_nxt = b.snd_nxt,
-                                                          .acked = b.acked,
-                                                          .rtt = b.rtt,
-                                                          .ecn_echo = b.ecn_echo,
-                                                          .inc = b.inc,
-                                                          .switch_ack = b.switch_ack,
-                                                          .hops = wire::words_of(b.hops)};
-        compact_words.on_ack(bw);
+        compact_words.on_ack(wire::with_words(b));
         NETCC_FUZZ_CHECK(
             std::memcmp(&compact_words.state(), &compact.state(), sizeof compact.state()) == 0);
       });

@@ -420,14 +420,8 @@ void compact_words_equal_records() {
   typename Cc::flow_state sw = cfg.initial_state();
   const auto acks = wire_trace(*rc::gen::inRange<std::size_t>(1, 150));
   for (const auto& a : acks) {
-    netcc::basic_ack_event<wire::word_stack> b{.now = a.now,
-                                               .ack_seq = a.ack_seq,
-                                               .snd_nxt = a.snd_nxt,
-                                               .acked = a.acked,
-                                               .switch_ack = a.switch_ack,
-                                               .hops = wire::words_of(a.hops)};
     const auto w = cfg.on_ack(st, a);
-    const auto ww = cfg.on_ack(sw, b);
+    const auto ww = cfg.on_ack(sw, wire::with_words(a));
     RC_ASSERT(ww.raw() == w.raw());
     RC_ASSERT(std::memcmp(&sw, &st, sizeof st) == 0);
     RC_ASSERT(cfg.last_branch(sw) == cfg.last_branch(st));

@@ -188,6 +188,31 @@ TEST(IntWireWords, DecodeWordsAsDecodeAndItsErrors) {
   EXPECT_EQ(bad.consumed, 0u);
 }
 
+TEST(IntWireWords, WithWordsKeepsTheAckAndCarriesItsWords) {
+  netcc::basic_ack_event<fmt::stack> e{.now = netcc::timestamp{7},
+                                       .ack_seq = 1000,
+                                       .snd_nxt = 5000,
+                                       .acked = 1000_B,
+                                       .rtt = netcc::duration{9000},
+                                       .ecn_echo = true,
+                                       .inc = true,
+                                       .switch_ack = true};
+  e.hops.push(fmt::make_hop(netcc::timestamp{1000}, 8000_B, 1'000'000, 100_Gbps));
+  e.hops.push(fmt::make_hop(netcc::timestamp{1037}, 160_B, 2'000'000, 25_Gbps));
+  const auto w = fmt::with_words(e);
+  EXPECT_EQ(w.now, e.now);
+  EXPECT_EQ(w.ack_seq, e.ack_seq);
+  EXPECT_EQ(w.snd_nxt, e.snd_nxt);
+  EXPECT_EQ(w.acked, e.acked);
+  EXPECT_EQ(w.rtt, e.rtt);
+  EXPECT_TRUE(w.ecn_echo && w.inc && w.switch_ack);
+  ASSERT_EQ(w.hops.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(static_cast<const netcc::int_hop&>(w.hops[i]), e.hops[i]) << "hop " << i;
+    EXPECT_EQ(w.hops[i].word, fmt::encode_hop(e.hops[i])) << "hop " << i;
+  }
+}
+
 RC_GTEST_PROP(IntWireWords, DecodeWordsReadsWhatDecodeReads, ()) {
   const auto bytes = *rc::gen::container<std::vector<std::uint8_t>>(
       *rc::gen::inRange<std::size_t>(0, fmt::max_encoded_size + 4),

@@ -279,6 +279,21 @@ struct int_wire_format {
     return w;
   }
 
+  /// @brief ACK `e` with its INT as the words a wire carries for it (words_of), every other
+  /// field as it is.
+  [[nodiscard]] static constexpr basic_ack_event<word_stack> with_words(
+      const basic_ack_event<stack>& e) noexcept {
+    return {.now = e.now,
+            .ack_seq = e.ack_seq,
+            .snd_nxt = e.snd_nxt,
+            .acked = e.acked,
+            .rtt = e.rtt,
+            .ecn_echo = e.ecn_echo,
+            .inc = e.inc,
+            .switch_ack = e.switch_ack,
+            .hops = words_of(e.hops)};
+  }
+
   /// @brief The result of decode_words(): the words (none on error) and the error.
   struct decoded_words {
     /// @brief The hop words read (empty unless error == none).
@@ -289,8 +304,9 @@ struct int_wire_format {
     std::size_t consumed = 0;
   };
 
-  /// @brief decode's checks, keeping each hop's word rather than decoding it (total: never
-  /// reads past the end). decode_words(in).hops[i] holds decode(in).hops[i]'s values.
+  /// @brief Read a stack's hop words from the front of `in` (total: never reads past the end):
+  /// a 2-byte header whose first byte is the hop count (at most MaxHops), then that many
+  /// big-endian 8-byte words. decode_words(in).hops[i] holds decode(in).hops[i]'s values.
   [[nodiscard]] static constexpr decoded_words decode_words(
       std::span<const std::uint8_t> in) noexcept {
     decoded_words d;
@@ -342,29 +358,14 @@ struct int_wire_format {
     std::size_t consumed = 0;
   };
 
-  /// @brief Decode a stack from the front of `in` (total: never reads past the end).
+  /// @brief Decode a stack from the front of `in` (total: never reads past the end): the hops
+  /// of decode_words(in), each through decode_hop.
   [[nodiscard]] static constexpr decoded decode(std::span<const std::uint8_t> in) noexcept {
+    const decoded_words w = decode_words(in);
     decoded d;
-    if (in.size() < header_bytes) {
-      d.error = int_decode_error::short_header;
-      return d;
-    }
-    const std::size_t n = in[0];
-    if (n > MaxHops) {
-      d.error = int_decode_error::too_many_hops;
-      return d;
-    }
-    if (in.size() < header_bytes + n * hop_bytes) {
-      d.error = int_decode_error::short_payload;
-      return d;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint64_t w = 0;
-      for (std::size_t b = 0; b < hop_bytes; ++b)
-        w = (w << 8) | in[header_bytes + i * hop_bytes + b];
-      d.hops.push(decode_hop(w));
-    }
-    d.consumed = header_bytes + n * hop_bytes;
+    d.error = w.error;
+    d.consumed = w.consumed;
+    for (std::size_t i = 0; i < w.hops.size(); ++i) d.hops.push(decode_hop(w.hops.words[i]));
     return d;
   }
 };
