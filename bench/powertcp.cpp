@@ -12,7 +12,6 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <random>
 #include <vector>
 
 #include <netcc/control/powertcp.hpp>
@@ -64,21 +63,8 @@ BENCHMARK(BM_powertcp_ack<netcc::arith::q32, stack8, long_ring>)->Arg(1)->Arg(5)
 template <class Policy>
 void BM_theta_powertcp_ack(benchmark::State& state) {
   using cc_t = netcc::basic_powertcp<Policy, netcc::rtt_power>;
-  std::mt19937_64 rng(9);
-  std::vector<netcc::rtt_event> v(ring);
-  std::int64_t t = 0;
-  netcc::sequence s = 0;
-  for (auto& e : v) {
-    t += 500 + static_cast<std::int64_t>(rng() % 1000);
-    s += 4096;
-    e = {.now = netcc::timestamp{t},
-         .rtt = netcc::duration{10'000 + static_cast<std::int64_t>(rng() % 5000)},
-         .acked = 4096_B,
-         .ack_seq = s,
-         .snd_nxt = s + 120'000};
-  }
-  cc_t cc{
-      netcc::theta_powertcp_params{.host_rate = 100_Gbps, .base_rtt = 10_us, .expected_flows = 8}};
+  const auto v = theta_events();
+  cc_t cc{theta_params};
   std::size_t i = 0;
   for (auto _ : state) {
     cc.on_ack(v[i++ & (ring - 1)]);

@@ -236,6 +236,7 @@ RC_GTEST_PROP(IntWireWords, ReadHopIsDecodeHopWithTheCanonicalWord, (std::uint64
   RC_ASSERT(static_cast<const netcc::int_hop&>(h) == fmt::decode_hop(w));
   RC_ASSERT(h.word == fmt::encode_hop(fmt::decode_hop(w)));
   RC_ASSERT(h.word == w);
+  RC_ASSERT(fmt::canonical_word(w) == w);
 }
 
 // A format with a 4-bit rate code: codes past the table read as its last entry, and the kept
@@ -248,6 +249,14 @@ RC_GTEST_PROP(IntWireWords, CodesPastTheTableReadAsTheLastEntry, (std::uint64_t 
   RC_ASSERT(h.word == f::encode_hop(f::decode_hop(w)));
   RC_ASSERT((h.word >> 60) <= 7u);
   RC_ASSERT((h.word << 4) == (w << 4));  // the other fields as they came
+  RC_ASSERT(f::canonical_word(w) == h.word);
+  // Stacks whose words differ only in codes past the table hold the same hops.
+  f::word_stack a, b;
+  a.push_word(w);
+  b.push_word(h.word);
+  RC_ASSERT(a == b);
+  b.push_word(w);
+  RC_ASSERT(!(a == b));
 }
 
 }  // namespace netcc_tests::core_int_wire

@@ -516,12 +516,12 @@ struct int_wire_record {
   }
   [[nodiscard]] static constexpr bool key_is(const typename Wire::word_hop& h,
                                              std::uint64_t k) noexcept {
-    return (h.word >> code_shift) == k;
+    return key_of(h) == k;
   }
   constexpr void store(const typename Wire::word_hop& h) noexcept { word = h.word; }
   constexpr void store_raw(const typename Wire::word_hop& h, std::uint32_t,
                            std::uint64_t) noexcept {
-    word = h.word;
+    store(h);
   }
 };
 static_assert(sizeof(int_wire_record<hpcc_int_format>) == 8);

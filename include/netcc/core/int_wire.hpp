@@ -209,17 +209,24 @@ struct int_wire_format {
     std::uint64_t word = 0;
   };
 
-  /// @brief decode_hop(w) with its canonical word (word_hop).
-  [[nodiscard]] static constexpr word_hop read_hop(std::uint64_t w) noexcept {
-    constexpr unsigned code_shift = TsBits + TxBits + QBits;
+  /// @brief encode_hop(decode_hop(w)) without decoding: `w` with a rate code past the table
+  /// replaced by the table's last code (rate_of reads it so), every other field as it is. The
+  /// identity when the code field has 3 bits (HPCC's), as every code then names a table rate.
+  [[nodiscard]] static constexpr std::uint64_t canonical_word(std::uint64_t w) noexcept {
     if constexpr (rate_bits > 3) {
+      constexpr unsigned code_shift = TsBits + TxBits + QBits;
       constexpr std::uint64_t last = default_int_rate_table.size() - 1;
       if ((w >> code_shift) > last)
         w = (w & ((std::uint64_t{1} << code_shift) - 1)) | (last << code_shift);
     }
+    return w;
+  }
+
+  /// @brief decode_hop(w) with its canonical word (word_hop).
+  [[nodiscard]] static constexpr word_hop read_hop(std::uint64_t w) noexcept {
     word_hop h;
     static_cast<int_hop&>(h) = decode_hop(w);
-    h.word = w;
+    h.word = canonical_word(w);
     return h;
   }
 
@@ -267,7 +274,7 @@ struct int_wire_format {
     friend constexpr bool operator==(const word_stack& a, const word_stack& b) noexcept {
       if (a.size() != b.size()) return false;
       for (std::size_t i = 0; i < a.size(); ++i)
-        if (!(a[i].word == b[i].word)) return false;
+        if (canonical_word(a.words[i]) != canonical_word(b.words[i])) return false;
       return true;
     }
   };
