@@ -517,6 +517,33 @@ RC_GTEST_PROP(IntUtilisation, SampleChoosesTheHopTheKeysChoose, ()) {
   RC_ASSERT(est.value() == best_u);
 }
 
+// T of 2^34 ns or more: the hops' n and e may still fit 64 bits, but the clamp test's e T 2^30
+// does not, so no key is exact and the estimator compares the hops by value (the general pass).
+// A later, more utilised hop is chosen, with its own interval (and at T just below 2^34, where
+// the keys are exact, the same).
+TEST(IntUtilisation, BaseRttFrom2To34NsComparesHopsByValue) {
+  using q = netcc::fixed_point<31, 32>;
+  const q umax = netcc::int_utilisation_max<q>();
+  const netcc::bit_rate b = netcc::bit_rate{1'000'000'000};
+  for (const std::int64_t t_ns :
+       {(std::int64_t{1} << 34) - 1, std::int64_t{1} << 34, std::int64_t{1} << 35}) {
+    const netcc::duration t{t_ns};
+    netcc::int_utilisation<q, netcc::int_stack<8>> est;
+    netcc::ack_event a0, a1;
+    // u' = dtx 8e9 / (B dt) with empty queues: 0.8 at hop 0 (over 1 us), 0.96 at hop 1 (2 us).
+    a0.hops.push(hop(1000, 0, 0, b));
+    a0.hops.push(hop(1000, 0, 0, b));
+    a1.hops.push(hop(2000, 0, 100, b));
+    a1.hops.push(hop(3000, 0, 240, b));
+    est.sample(a0, t);
+    const auto r = est.sample(a1, t);
+    ASSERT_TRUE(r.valid);
+    EXPECT_EQ(r.tau, netcc::duration{2000});
+    EXPECT_EQ(r.u, (netcc::detail::hop_utilisation<q>(240, netcc::duration{2000}, 0, b, t, umax)));
+    EXPECT_NEAR(netcc::to_double(r.u), 0.96, 1e-9);
+  }
+}
+
 // A hop's path-change test in the estimator (its record's key_is) is key_of(h) == key: through
 // powertcp_rate_is for records keyed in whole Mbps, for any rate and stored key (the same, one
 // off, saturated, any), and through the wire format's rate-code interval otherwise.

@@ -526,14 +526,210 @@ struct int_wire_record {
 };
 static_assert(sizeof(int_wire_record<hpcc_int_format>) == 8);
 
+/// The state int_util_sample's pass over the hops carries from hop to hop, handed to the general
+/// pass (int_util_rest) by value: the best hop so far (its tau and validity; its u when its key
+/// is not exact), that hop's key (fixed point) and its clamp test, the records still describing
+/// this ACK's hops, and whether a changed link rate made the whole path be forgotten (HPCC).
+template <Number T>
+struct int_util_pass {
+  utilisation_sample<T> best;
+  int_util_key key;
+  std::uint8_t best_sat;  // the best's clamp test: 0 not yet run, 1 below, 2 at
+  std::size_t keep;       // records still describing the same hops as this ACK's
+  bool forget;            // a whole path was forgotten: no sample
+};
+
+/// Hops [i0, n) of int_util_sample's pass (MeasureInflight, HPCC Algorithm 1 lines 2-8 /
+/// FastTune Algorithm 2 lines 2-8) over the records `rec`; `best`, `key`, `best_sat`, `keep` and
+/// `forget` (int_util_pass's fields) hold the state after hop i0 - 1 and are updated. Double and
+/// the general fixed-point pass (`General`) compare every hop as it comes and return n. The
+/// fast fixed-point pass (`General` false, from an empty best) handles hops whose key fits 64
+/// bits (every hop of a real path: int_util_key's exact keys) and returns the index of the first
+/// other one, its record untouched (n when there is none): the caller hands the rest to the
+/// general pass, out of line (int_util_rest), so the common loop carries neither the general
+/// comparison's code nor the registers it needs. Instructions per ACK at 1 / 5 hops (one flow,
+/// callgrind): HPCC q32 240 / 616 -> 220 / 550, FastTune q32 269 / 593 -> 249 / 537,
+/// hpcc_compact over wire words 264 / 656 -> 243 / 563, fasttune_compact 283 / 622 -> 269 /
+/// 557. Both passes take the same decisions on every hop.
+template <bool General, Number T, int_path Path, class Clock, class Counter, class Record,
+          std::size_t MaxHops, class E>
+[[gnu::always_inline]] constexpr std::size_t int_util_hops(
+    const E& e, std::size_t i0, std::size_t n, duration t, std::array<Record, MaxHops>& rec,
+    utilisation_sample<T>& best_out, int_util_key& key, std::uint8_t& best_sat,
+    std::size_t& keep_out, bool& forget) noexcept {
+  using ft = feedback_traits<E>;
+  constexpr bool fixed = !std::is_same_v<T, double>;
+  const T umax = int_utilisation_max<T>();
+  // T for the exact keys (int_util_scale's t; keys are exact only for 0 < T < 2^34), without
+  // the scale's T 2^30, which only a later larger hop needs.
+  [[maybe_unused]] const std::uint64_t ut =
+      t.count() > 0 ? static_cast<std::uint64_t>(t.count()) : 0;
+  [[maybe_unused]] const bool t_exact = ut - 1 < (std::uint64_t{1} << 34) - 1;
+  [[maybe_unused]] int_util_key_double dkey{0, 0, 0, false, 0, 0, {}};
+  if constexpr (!fixed) dkey.sat_scale = umax * static_cast<double>(t.count());
+  utilisation_sample<T> best = best_out;
+  std::size_t keep = keep_out;
+  // The fast pass: no key is exact unless 0 < T < 2^34 (then the general pass from hop i0,
+  // no record touched). Its best hop's key, clamp test and tau, in registers (key, best_sat
+  // and best at its end); e = B dt >= 1 for a hop with a key, so be == 0 means no best yet.
+  if constexpr (fixed && !General) {
+    if (!t_exact) return i0;
+  }
+  [[maybe_unused]] std::uint64_t bn = key.n, be = key.e;
+  [[maybe_unused]] std::uint8_t bsat = best_sat;
+  [[maybe_unused]] duration btau = best.tau;
+  for (std::size_t i = i0; i < n; ++i) {
+    const auto& h = ft::hop(e, i);  // a word_hop of a word stack reaches Record's overloads
+    Record& r = rec[i];
+    const auto rate = r.key();  // h's key while the hop is the same (Record::key_is)
+    const std::uint32_t q = powertcp_qlen32_fast(h.qlen);
+    if (i >= keep || !Record::key_is(h, rate)) {  // a new hop, or a changed rate
+      if (i < keep) {  // a link rate changed: a path change from hop i on
+        if constexpr (Path == int_path::whole) {
+          for (std::size_t j = 0; j < n; ++j) rec[j].store(ft::hop(e, j));  // forget the path
+          forget = true;
+          return n;
+        } else {
+          keep = i;  // the hops before i are the same; from i on, a new path
+        }
+      }
+      r.store_raw(h, q, Record::key_of(h));  // first sight of this hop (or path): no sample
+      continue;
+    }
+    const duration dt = Clock::diff(h.ts, r.ts());  // ack.L[i].ts - L[i].ts
+    if (dt <= duration::zero()) {
+      if (dt < duration::zero()) r.store_raw(h, q, rate);  // reordered or beyond half: resync
+      continue;                                            // dt == 0: a duplicate; keep the Record
+    }
+    const std::uint32_t rq = r.qlen_bytes();
+    const std::uint32_t qmin = q < rq ? q : rq;  // min(ack.L[i].qlen, L[i].qlen)
+    const std::int64_t dtx = Counter::delta_bytes(h.tx_bytes, r.tx());  // txBytes delta
+    if constexpr (fixed) {
+      // The key's n and e in 64 bits (the common case: scale.key's exact keys, without its
+      // 128-bit products and struct), compared against an exact best by one cross-product;
+      // the best's clamp test runs only when a later hop is larger (clamp(u_k) > clamp(u_b)
+      // iff u_k > u_b and u_b < umax, as scale.above decides it).
+      const auto udt = static_cast<std::uint64_t>(dt.count());
+      const auto udtx = static_cast<std::uint64_t>(dtx < 0 ? 0 : dtx);
+      std::uint64_t qn = 0, tn = 0, kn = 0, ke = 0;
+      const bool exact =
+          (!General || t_exact) && !__builtin_mul_overflow(std::uint64_t{qmin}, udt, &qn) &&
+          !__builtin_mul_overflow(udtx, ut, &tn) && !__builtin_add_overflow(qn, tn, &kn) &&
+          !__builtin_mul_overflow(static_cast<std::uint64_t>(h.link_rate.bps()), udt, &ke);
+      if constexpr (!General) {
+        // The fast pass's best is always exact: it stops before the first inexact key.
+        if (!exact && h.link_rate > bit_rate::zero()) {
+          if (be != 0) {
+            best_out.valid = true;
+            best_out.tau = btau;
+          }
+          keep_out = keep;
+          key.n = bn;
+          key.e = be;
+          key.exact = be != 0;
+          best_sat = bsat;
+          return i;
+        }
+        r.store_raw(h, q, rate);
+        if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
+        bool take = be == 0;
+        if (!take && u128{kn} * be > u128{bn} * ke) {  // u'_k > u'_best, unclamped
+          if (bsat == 0) bsat = u128{bn} * 8'000'000'000U >= u128{be} * (ut << 30) ? 2 : 1;
+          take = bsat == 1;  // lines 7-8: a best at the clamp is not exceeded
+        }
+        if (take) {
+          btau = dt;
+          bn = kn;
+          be = ke;
+          bsat = 0;
+        }
+        continue;
+      }
+      r.store_raw(h, q, rate);
+      if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
+      if (exact && (!best.valid || key.exact)) {
+        bool take = !best.valid;
+        if (!take && u128{kn} * key.e > u128{key.n} * ke) {  // u'_k > u'_best, unclamped
+          if (best_sat == 0)
+            best_sat = u128{key.n} * 8'000'000'000U >= u128{key.e} * (ut << 30) ? 2 : 1;
+          take = best_sat == 1;  // lines 7-8: a best at the clamp is not exceeded
+        }
+        if (take) {
+          best.valid = true;
+          best.tau = dt;
+          key.n = kn;
+          key.e = ke;
+          key.exact = true;
+          best_sat = 0;
+        }
+      } else if constexpr (General) {
+        const int_util_scale scale{t};
+        const int_util_key k = scale.key(static_cast<std::int64_t>(udtx), dt, qmin, h.link_rate);
+        if (!best.valid || scale.above(k, key, best.u, t, umax)) {  // lines 7-8
+          best.valid = true;
+          best.tau = dt;
+          key = k;
+          best_sat = k.exact ? (k.sat ? 2 : 1) : 0;
+          if (!k.exact) best.u = scale.template utilisation<T>(k, t, umax);
+        }
+      }
+    } else {
+      r.store_raw(h, q, rate);
+      if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
+      // u' = n * 8e9 / (e * T): compared across hops by cross-multiplication, clamped at
+      // umax (n * 8e9 >= umax * e * T); only the chosen hop's u' is divided out below.
+      const double ddt = static_cast<double>(dt.count());
+      const double kn = static_cast<double>(qmin) * ddt +
+                        static_cast<double>(dtx < 0 ? 0 : dtx) * static_cast<double>(t.count());
+      const double ke = static_cast<double>(h.link_rate.bps()) * ddt;
+      const bool ks = kn * 8e9 >= dkey.sat_scale * ke;
+      if (!best.valid || (!dkey.sat && (ks || kn * dkey.e > dkey.n * ke))) {  // lines 7-8
+        best.valid = true;
+        best.tau = dt;
+        dkey = {kn, ke, dkey.sat_scale, ks, qmin, dtx, h.link_rate};
+      }
+    }
+  }
+  if constexpr (!fixed) {
+    if (best.valid) best.u = hop_utilisation<T>(dkey.dtx, best.tau, dkey.qmin, dkey.b, t, umax);
+  }
+  if constexpr (fixed && !General) {
+    if (be != 0) {
+      best.valid = true;
+      best.tau = btau;
+    }
+    key.n = bn;
+    key.e = be;
+    key.exact = be != 0;
+    best_sat = bsat;
+  }
+  best_out = best;
+  keep_out = keep;
+  return n;
+}
+
+/// The general pass over hops [i, n) after the fast one stopped at hop i (int_util_hops): out of
+/// line and cold, it runs only for a hop whose key does not fit 64 bits (T of 2^34 ns or more,
+/// or n_i, e_i beyond 2^64: never on a real path).
+template <Number T, int_path Path, class Clock, class Counter, class Record, std::size_t MaxHops,
+          class E>
+[[gnu::noinline, gnu::cold]] constexpr int_util_pass<T> int_util_rest(
+    const E& e, std::size_t i, std::size_t n, duration t, std::array<Record, MaxHops>& rec,
+    int_util_pass<T> p) noexcept {
+  int_util_hops<true, T, Path, Clock, Counter>(e, i, n, t, rec, p.best, p.key, p.best_sat, p.keep,
+                                               p.forget);
+  return p;
+}
+
 /// MeasureInflight over a flow's records (netcc::int_utilisation::sample, and the compact
-/// controllers' wire-width records): one pass over the hops; the records, the hop count, U and
-/// whether U holds a sample are the caller's (by reference). Fixed point: the most congested
-/// hop is chosen by comparing u' exactly through cross-multiplication,
+/// controllers' wire-width records): one pass over the hops (int_util_hops); the records, the
+/// hop count, U and whether U holds a sample are the caller's (by reference). Fixed point: the
+/// most congested hop is chosen by comparing u' exactly through cross-multiplication,
 /// u'_i = n_i * 8e9 / (e_i * T) with n_i = qmin_i * dt_i + dtx_i * T and e_i = B_i * dt_i (T and
 /// 8e9 are common to every hop), so only the chosen hop's u' is divided out
 /// (detail::hop_utilisation, exact as before). A hop whose n_i or e_i exceeds 64 bits (never on
-/// a real path) is compared by its value instead. Double: the same comparison in floating point.
+/// a real path) is compared by its value instead, in the general pass. Double: the same
+/// comparison in floating point.
 /// Always inlined, as the estimator's sample() and the controllers' on_ack that call it: where a
 /// translation unit calls on_ack from two places (bench/int_window.cpp with its two ACK rings),
 /// g++ kept this or its caller out of line (FastTune q32: 256 -> 314 instructions per ACK).
@@ -557,102 +753,33 @@ template <Number T, int_path Path, class Clock, class Counter, class Record, std
   } else {
     if (keep > n) keep = n;
   }
-  const T umax = int_utilisation_max<T>();
   utilisation_sample<T> best;
-  [[maybe_unused]] int_util_key key{};         // fixed point: the chosen hop's inputs
-  [[maybe_unused]] std::uint8_t best_sat = 0;  // its clamp test: 0 not yet run, 1 below, 2 at
-  // T for the exact keys (int_util_scale's t; keys are exact only for 0 < T < 2^34), without
-  // the scale's T 2^30, which only a later larger hop needs.
-  [[maybe_unused]] const std::uint64_t ut =
-      t.count() > 0 ? static_cast<std::uint64_t>(t.count()) : 0;
-  [[maybe_unused]] const bool t_exact = ut - 1 < (std::uint64_t{1} << 34) - 1;
-  [[maybe_unused]] int_util_key_double dkey{0, 0, 0, false, 0, 0, {}};
-  if constexpr (std::is_same_v<T, double>) dkey.sat_scale = umax * static_cast<double>(t.count());
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& h = ft::hop(e, i);  // a word_hop of a word stack reaches Record's overloads
-    Record& r = rec[i];
-    const auto rate = r.key();  // h's key while the hop is the same (Record::key_is)
-    const std::uint32_t q = powertcp_qlen32_fast(h.qlen);
-    if (i >= keep || !Record::key_is(h, rate)) {  // a new hop, or a changed rate
-      if (i < keep) {  // a link rate changed: a path change from hop i on
-        if constexpr (Path == int_path::whole) {
-          for (std::size_t j = 0; j < n; ++j) rec[j].store(ft::hop(e, j));  // forget the path
-          count_out = static_cast<std::uint8_t>(n);
-          return {};
-        } else {
-          keep = i;  // the hops before i are the same; from i on, a new path
-        }
-      }
-      r.store_raw(h, q, Record::key_of(h));  // first sight of this hop (or path): no sample
-      continue;
-    }
-    const duration dt = Clock::diff(h.ts, r.ts());  // ack.L[i].ts - L[i].ts
-    if (dt <= duration::zero()) {
-      if (dt < duration::zero()) r.store_raw(h, q, rate);  // reordered or beyond half: resync
-      continue;                                            // dt == 0: a duplicate; keep the Record
-    }
-    const std::uint32_t rq = r.qlen_bytes();
-    const std::uint32_t qmin = q < rq ? q : rq;  // min(ack.L[i].qlen, L[i].qlen)
-    const std::int64_t dtx = Counter::delta_bytes(h.tx_bytes, r.tx());  // txBytes delta
-    r.store_raw(h, q, rate);
-    if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
-    if constexpr (std::is_same_v<T, double>) {
-      // u' = n * 8e9 / (e * T): compared across hops by cross-multiplication, clamped at
-      // umax (n * 8e9 >= umax * e * T); only the chosen hop's u' is divided out below.
-      const double ddt = static_cast<double>(dt.count());
-      const double kn = static_cast<double>(qmin) * ddt +
-                        static_cast<double>(dtx < 0 ? 0 : dtx) * static_cast<double>(t.count());
-      const double ke = static_cast<double>(h.link_rate.bps()) * ddt;
-      const bool ks = kn * 8e9 >= dkey.sat_scale * ke;
-      if (!best.valid || (!dkey.sat && (ks || kn * dkey.e > dkey.n * ke))) {  // lines 7-8
-        best.valid = true;
-        best.tau = dt;
-        dkey = {kn, ke, dkey.sat_scale, ks, qmin, dtx, h.link_rate};
-      }
-    } else {
-      // The key's n and e in 64 bits (the common case: scale.key's exact keys, without its
-      // 128-bit products and struct), compared against an exact best by one cross-product;
-      // the best's clamp test runs only when a later hop is larger (clamp(u_k) > clamp(u_b)
-      // iff u_k > u_b and u_b < umax, as scale.above decides it).
-      const auto udt = static_cast<std::uint64_t>(dt.count());
-      const auto udtx = static_cast<std::uint64_t>(dtx < 0 ? 0 : dtx);
-      std::uint64_t qn = 0, tn = 0, kn = 0, ke = 0;
-      const bool exact =
-          t_exact && !__builtin_mul_overflow(std::uint64_t{qmin}, udt, &qn) &&
-          !__builtin_mul_overflow(udtx, ut, &tn) && !__builtin_add_overflow(qn, tn, &kn) &&
-          !__builtin_mul_overflow(static_cast<std::uint64_t>(h.link_rate.bps()), udt, &ke);
-      if (exact && (!best.valid || key.exact)) {
-        bool take = !best.valid;
-        if (!take && u128{kn} * key.e > u128{key.n} * ke) {  // u'_k > u'_best, unclamped
-          if (best_sat == 0)
-            best_sat = u128{key.n} * 8'000'000'000U >= u128{key.e} * (ut << 30) ? 2 : 1;
-          take = best_sat == 1;  // lines 7-8: a best at the clamp is not exceeded
-        }
-        if (take) {
-          best.valid = true;
-          best.tau = dt;
-          key.n = kn;
-          key.e = ke;
-          key.exact = true;
-          best_sat = 0;
-        }
-      } else {
-        const int_util_scale scale{t};
-        const int_util_key k = scale.key(static_cast<std::int64_t>(udtx), dt, qmin, h.link_rate);
-        if (!best.valid || scale.above(k, key, best.u, t, umax)) {  // lines 7-8
-          best.valid = true;
-          best.tau = dt;
-          key = k;
-          best_sat = k.exact ? (k.sat ? 2 : 1) : 0;
-          if (!k.exact) best.u = scale.template utilisation<T>(k, t, umax);
-        }
-      }
+  int_util_key key{};         // fixed point: the chosen hop's inputs
+  std::uint8_t best_sat = 0;  // its clamp test: 0 not yet run, 1 below, 2 at
+  bool forget = false;
+  if constexpr (std::is_same_v<T, double>) {
+    int_util_hops<true, T, Path, Clock, Counter>(e, 0, n, t, rec, best, key, best_sat, keep,
+                                                 forget);
+  } else {
+    const std::size_t stop = int_util_hops<false, T, Path, Clock, Counter>(
+        e, 0, n, t, rec, best, key, best_sat, keep, forget);
+    if (stop < n) [[unlikely]] {  // an inexact key at hop `stop`: the general pass from there
+      const int_util_pass<T> p = int_util_rest<T, Path, Clock, Counter>(
+          e, stop, n, t, rec, int_util_pass<T>{best, key, best_sat, keep, forget});
+      best = p.best;
+      key = p.key;
+      keep = p.keep;
+      forget = p.forget;
     }
   }
-  if constexpr (std::is_same_v<T, double>) {
-    if (best.valid) best.u = hop_utilisation<T>(dkey.dtx, best.tau, dkey.qmin, dkey.b, t, umax);
-  } else {
-    if (best.valid && key.exact) best.u = int_util_chosen<T>(key, t, umax);
+  if constexpr (Path == int_path::whole) {
+    if (forget) {
+      count_out = static_cast<std::uint8_t>(n);
+      return {};
+    }
+  }
+  if constexpr (!std::is_same_v<T, double>) {
+    if (best.valid && key.exact) best.u = int_util_chosen<T>(key, t, int_utilisation_max<T>());
   }
   if constexpr (Path == int_path::whole) {
     count = static_cast<std::uint8_t>(n);
