@@ -153,6 +153,28 @@ RC_GTEST_PROP(RecipProp, MulRecipWithinItsBoundForAnyWidth, ()) {
   RC_ASSERT(std::fabs(got - exact) <= 0.5L + exact * netcc::detail::recip_rel_error);
 }
 
+// mul_recip_below is mul_recip bit for bit: for a < x (its constant-shift path) with x of any
+// width and F in [0, 62], and for every other input (where it is mul_recip itself).
+RC_GTEST_PROP(RecipProp, MulRecipBelowIsMulRecip, ()) {
+  const int xbits = *rc::gen::inRange(1, 65);
+  const std::uint64_t x = (*rc::gen::arbitrary<std::uint64_t>() >> (64 - xbits)) | 1;
+  const std::uint64_t a = *rc::gen::element<std::uint64_t>(
+      *rc::gen::inRange<std::uint64_t>(0, x), x - 1, x, *rc::gen::arbitrary<std::uint64_t>(), 0);
+  const int f = *rc::gen::inRange(-1, 65);
+  RC_ASSERT(netcc::detail::mul_recip_below(a, x, f) == netcc::detail::mul_recip(a, x, f));
+}
+
+TEST(Recip, MulRecipBelowHandComputed) {
+  using netcc::detail::mul_recip_below;
+  // TIMELY's line 9 at new_rtt = 600 us, T_high = 500 us: 1 - 500/600 = 1/6 of 2^32.
+  const long double exact = 0x1p32L / 6;
+  EXPECT_LE(std::fabs(static_cast<long double>(mul_recip_below(100'000, 600'000, 32)) - exact),
+            0.5L + exact * netcc::detail::recip_rel_error);
+  EXPECT_EQ(mul_recip_below(0, 600'000, 32), 0u);
+  EXPECT_EQ(mul_recip_below(1, ~std::uint64_t{0}, 62),
+            netcc::detail::mul_recip(1, ~std::uint64_t{0}, 62));
+}
+
 }  // namespace
 
 }  // namespace netcc_tests::core_rsqrt

@@ -747,13 +747,14 @@ class basic_timely {
 
     // 1 - T_high / new_rtt = (new_rtt - T_high) / new_rtt for new_rtt > T_high (line 9). Fixed
     // point: through an integer reciprocal of new_rtt (netcc/core/rsqrt.hpp: a table seed and two
-    // Newton steps, relative error below 2^-36, no division); double divides.
+    // Newton steps, relative error below 2^-36, no division; mul_recip_below, the ratio being
+    // below 1: mul_recip's value with a shift by a constant); double divides.
     [[nodiscard]] constexpr value_type high_excess(duration rtt) const noexcept {
       const std::int64_t n = rtt.count() - params_.t_high.count();  // in (0, rtt)
       if constexpr (requires { value_type::fraction_bits; }) {
-        return value_type::from_raw(static_cast<std::int64_t>(
-            detail::mul_recip(static_cast<std::uint64_t>(n),
-                              static_cast<std::uint64_t>(rtt.count()), value_type::fraction_bits)));
+        return value_type::from_raw(static_cast<std::int64_t>(detail::mul_recip_below(
+            static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(rtt.count()),
+            value_type::fraction_bits)));
       } else {
         return ratio<value_type>(n, rtt.count());
       }

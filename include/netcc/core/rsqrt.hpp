@@ -176,4 +176,24 @@ inline constexpr double recip_rel_error = 0x1p-36;
   return q > cap ? cap : static_cast<std::uint64_t>(q);
 }
 
+/// @brief mul_recip(a, x, frac_bits) for a < x (a ratio below 1, as TIMELY's 1 - T_high /
+/// new_rtt), the same value bit for bit, for frac_bits in [0, 62]: with x = u 2^-lz and a < x,
+/// a 2^lz fits 64 bits, so a r 2^(lz - 62 - 64 + F) is the product (a 2^lz) r shifted right by
+/// the constant 126 - F (the same rational, numerator and denominator times 2^lz), without
+/// mul_recip's shift by a variable count and its saturation, which a quotient of at most 2^F
+/// cannot reach. Other inputs: mul_recip.
+/// @code
+/// // 3 / 4 in q32 (within recip_rel_error of 0.75 2^32)
+/// auto r = netcc::detail::mul_recip_below(3, 4, 32);
+/// @endcode
+[[nodiscard]] constexpr std::uint64_t mul_recip_below(std::uint64_t a, std::uint64_t x,
+                                                      int frac_bits) noexcept {
+  if (a == 0 || a >= x || frac_bits < 0 || frac_bits > 62) return mul_recip(a, x, frac_bits);
+  const int lz = std::countl_zero(x);
+  const std::uint64_t r = recip_q62(x << lz);
+  const u128 p = u128{a << lz} * r;  // a 2^lz < x 2^lz < 2^64
+  const int sh = 126 - frac_bits;    // in [64, 126]
+  return static_cast<std::uint64_t>((p + (u128{1} << (sh - 1))) >> sh);
+}
+
 }  // namespace netcc::detail
