@@ -1272,7 +1272,7 @@ RC_GTEST_PROP(TimelyProp, MulNonnegIsOperatorTimes, ()) {
 }
 
 RC_GTEST_PROP(TimelyProp, DivisorU64IsExact, ()) {
-  // netcc::detail::divisor_u64 (TIMELY's §5 scale and line 4, Swift's num_acked): floor and
+  // netcc::detail::divisor_u64 (Swift's num_acked; divisor_u63 serves TIMELY): floor and
   // nearest quotients equal the hardware division for any divisor and 64-bit dividend.
   const std::uint64_t d =
       *rc::gen::oneOf(rc::gen::inRange<std::uint64_t>(1, 5'000),

@@ -287,4 +287,38 @@ RC_GTEST_PROP(Int128, QuotientsEqualTheLibraryDivision, ()) {
   RC_ASSERT(netcc::detail::div_nearest(sn, sd) == (((sn < 0) != (sd < 0)) ? -q : q));
 }
 
+// netcc::detail::divisor_u63 (TIMELY's §5 scale and line 4 in fixed point): floor and nearest
+// quotients equal the hardware division for every divisor in [1, 2^63] and dividend below 2^63
+// (the ends, powers of two and their neighbours included); a divisor above 2^63 is taken as
+// 2^63, 0 as 1.
+RC_GTEST_PROP(DivisorU63, IsExactBelow2To63, ()) {
+  constexpr std::uint64_t top = std::uint64_t{1} << 63;
+  const int bits = *rc::gen::inRange(1, 64);
+  const std::uint64_t p2 = std::uint64_t{1} << *rc::gen::inRange(0, 64);
+  const std::uint64_t d = *rc::gen::oneOf(
+      rc::gen::inRange<std::uint64_t>(1, 5'000),
+      rc::gen::map(rc::gen::arbitrary<std::uint64_t>(),
+                   [bits](std::uint64_t x) { return (x >> (64 - bits)) | 1; }),
+      rc::gen::element<std::uint64_t>(1, 2, 3, 1000, 20'000, top - 1, top, p2, p2 - 1, p2 + 1));
+  if (d == 0 || d > top) return;
+  const std::uint64_t n = *rc::gen::oneOf(
+      rc::gen::inRange<std::uint64_t>(0, 1'000'000), rc::gen::inRange<std::uint64_t>(0, top),
+      rc::gen::element<std::uint64_t>(0, d - 1, d, d + 1, top - 1, top - 1 - d / 2, top - d));
+  if (n >= top) return;
+  const netcc::detail::divisor_u63 v{d};
+  RC_ASSERT(v.divisor() == d);
+  RC_ASSERT(v.div_floor(n) == n / d);
+  if (n < top - d / 2) RC_ASSERT(v.div_nearest(n) == (n + d / 2) / d);
+}
+
+TEST(DivisorU63, HandComputedQuotientsAndRange) {
+  constexpr netcc::detail::divisor_u63 d{20'000};
+  static_assert(d.div_floor(1'000'000) == 50 && d.div_nearest(30'000) == 2);
+  constexpr netcc::detail::divisor_u63 one{1};
+  EXPECT_EQ(one.div_floor((std::uint64_t{1} << 63) - 1), (std::uint64_t{1} << 63) - 1);
+  EXPECT_EQ(netcc::detail::divisor_u63{0}.divisor(), 1u);
+  EXPECT_EQ(netcc::detail::divisor_u63{~std::uint64_t{0}}.divisor(), std::uint64_t{1} << 63);
+  EXPECT_EQ(netcc::detail::divisor_u63{}.divisor(), 0u);
+}
+
 }  // namespace netcc_tests::core_arith

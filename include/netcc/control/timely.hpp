@@ -648,8 +648,8 @@ class basic_timely {
       if (min_rtt_us_ <= zero) min_rtt_us_ = ratio<value_type>(1, 1000);  // 1 ns: q32 resolution
       window_ = p.send_rate_window > duration::zero() ? p.send_rate_window : p.min_rtt;
       if constexpr (requires { value_type::fraction_bits; }) {
-        if (p.min_rtt.count() < (std::int64_t{1} << (63 - value_type::fraction_bits)))
-          scale_div_ = detail::divisor_u64{static_cast<std::uint64_t>(p.min_rtt.count())};
+        if (p.min_rtt.count() <= (std::int64_t{1} << (62 - value_type::fraction_bits)))
+          scale_div_ = detail::divisor_u63{static_cast<std::uint64_t>(p.min_rtt.count())};
       }
       if constexpr (requires { min_rtt_us_.raw(); }) {
         const auto m = static_cast<std::uint64_t>(min_rtt_us_.raw());
@@ -659,7 +659,7 @@ class basic_timely {
           // 64-bit path is never taken, when m is too large for it).
           const int tz = std::countr_zero(m);
           const int s = tz < value_type::fraction_bits ? tz : value_type::fraction_bits;
-          gradient_div_ = detail::divisor_u64{m >> s};
+          gradient_div_ = detail::divisor_u63{m >> s};
           gradient_shift_ = static_cast<std::uint8_t>(value_type::fraction_bits - s);
           gradient_lim_ = std::int64_t{1} << (62 - gradient_shift_);
         }
@@ -720,8 +720,8 @@ class basic_timely {
     // floor((|d| 2^F + floor(m / 2)) / m) equals floor((|d| 2^(F - s) + floor(M / 2)) / M):
     // for s >= 1, dividing the dividend by 2^s first takes |d| 2^(F - s) + M / 2, whose floor
     // is |d| 2^(F - s) + floor(M / 2), and floor(floor(x / a) / b) == floor(x / (a b)). So the
-    // 64-bit reciprocal of M serves every |d| with |d| 2^(F - s) + M / 2 below 2^64: |d| below
-    // 2^(62 - F + s) (m < 2^62). q32 with minRTT in whole microseconds (s = F): any |rtt_diff|
+    // 64-bit reciprocal of M (divisor_u63) serves every |d| with |d| 2^(F - s) + M / 2 below
+    // 2^63: |d| below 2^(62 - F + s) (|d| 2^(F - s) < 2^62, and M / 2 < 2^61 for m < 2^62). q32 with minRTT in whole microseconds (s = F): any |rtt_diff|
     // below 2^30 us; in general at least |rtt_diff| below 0.5 us (s = 0).
     [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
       if constexpr (requires { d.raw(); }) {
@@ -799,13 +799,14 @@ class basic_timely {
       const duration gap = since(st.last, now);
       if (gap >= params_.min_rtt) return one;
       if constexpr (requires { value_type::fraction_bits; }) {
-        // gap < minRTT < 2^(63-F) ns: gap 2^F + minRTT / 2 fits 64 bits and the quotient, below
-        // 2^F, the number type: the value of ratio_by through a 64-bit reciprocal.
+        // gap < minRTT <= 2^(62-F) ns: gap 2^F + minRTT / 2 is below 2^62 + 2^61 < 2^63 (the
+        // range of divisor_u63) and the quotient, below 2^F, in the number type: the value of
+        // ratio_by through a 64-bit reciprocal.
         if (scale_div_.divisor() != 0)
           return detail::raw_in_range<value_type>(static_cast<std::int64_t>(scale_div_.div_nearest(
               static_cast<std::uint64_t>(gap.count()) << value_type::fraction_bits)));
       }
-      return ratio<value_type>(gap.count(), params_.min_rtt.count());  // minRTT >= 2^(63-F) ns
+      return ratio<value_type>(gap.count(), params_.min_rtt.count());  // minRTT > 2^(62-F) ns
     }
 
     // a * b for b in [0, 1] and a of either sign: operator*'s value bit for bit in fixed point
@@ -1018,11 +1019,12 @@ class basic_timely {
     value_type min_rtt_us_{};
     // Divisions by configuration values through reciprocals, the same quotients without a
     // division instruction: minRTT in the policy's us for line 4 (128-bit dividends), minRTT in
-    // ns for the §5 scale (64-bit dividends in fixed point).
+    // ns for the §5 scale (dividends below 2^63 in fixed point: divisor_u63, one product and
+    // one shift).
     detail::invariant_divisor min_rtt_us_raw_{};
-    detail::divisor_u64
+    detail::divisor_u63
         scale_div_{};  // minRTT in ns for the §5 scale in fixed point (d = 0: not used)
-    detail::divisor_u64 gradient_div_{};  // line 4 in fixed point: minRTT's raw value without its
+    detail::divisor_u63 gradient_div_{};  // line 4 in fixed point: minRTT's raw value without its
                                           // low zero bits (gradient_of; d = 0: not used)
     std::int64_t gradient_lim_ = 0;       // |rtt_diff| raw below it: gradient_div_ applies
                                           // (0: it never does)

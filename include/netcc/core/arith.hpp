@@ -430,6 +430,48 @@ class divisor_u64 {
   int sh2_ = 0;
 };
 
+/// @brief A divisor d in [1, 2^63] with a multiplier for dividends below 2^63: floor(n / d) by
+/// one 64 x 64 -> 128-bit product and one shift, no division instruction and two fewer steps
+/// than divisor_u64 (whose dividends may use all 64 bits). With l = ceil(log2 d) and
+/// m = ceil(2^(63 + l) / d) (below 2^64, as d > 2^(l - 1)), floor(n / d) = floor(m 2n /
+/// 2^(64 + l)) for every n < 2^63: m = 2^(63 + l) / d + e with 0 <= e < 1 gives
+/// n m / 2^(63 + l) = n / d + n e / 2^(63 + l), the added term below 2^-l <= 1 / d, and n / d's
+/// fraction at most (d - 1) / d, so the floor is floor(n / d).
+/// @code
+/// constexpr netcc::detail::divisor_u63 d{20'000};
+/// static_assert(d.div_floor(1'000'000) == 50 && d.div_nearest(30'000) == 2);
+/// @endcode
+class divisor_u63 {
+ public:
+  /// @brief No divisor (divisor() == 0): a marker for "use another path".
+  constexpr divisor_u63() noexcept = default;
+  /// @brief Divisor `d`: 0 is taken as 1, and above 2^63 as 2^63 (the range the multiplier
+  /// serves). Builds m with one 128-bit division, once.
+  constexpr explicit divisor_u63(std::uint64_t d) noexcept
+      : d_(d == 0 ? 1 : (d > (std::uint64_t{1} << 63) ? std::uint64_t{1} << 63 : d)) {
+    sh_ = std::bit_width(d_ - 1);  // ceil(log2 d), in [0, 63]
+    m_ = static_cast<std::uint64_t>(((u128{1} << (63 + sh_)) + (d_ - 1)) / d_);
+  }
+  /// @brief The divisor (0 for the default-constructed marker).
+  [[nodiscard]] constexpr std::uint64_t divisor() const noexcept { return d_; }
+  /// @brief floor(n / d) for n < 2^63.
+  [[nodiscard, gnu::always_inline]] constexpr std::uint64_t div_floor(
+      std::uint64_t n) const noexcept {
+    return static_cast<std::uint64_t>((u128{m_} * (n << 1)) >> 64) >> sh_;
+  }
+  /// @brief n / d rounded to nearest, ties up: floor((n + floor(d / 2)) / d); requires
+  /// n + d / 2 < 2^63.
+  [[nodiscard, gnu::always_inline]] constexpr std::uint64_t div_nearest(
+      std::uint64_t n) const noexcept {
+    return div_floor(n + d_ / 2);
+  }
+
+ private:
+  std::uint64_t d_ = 0;
+  std::uint64_t m_ = 0;
+  int sh_ = 0;
+};
+
 /// The two 64-bit halves of x 2^S + a, for any 64-bit x and a and 0 <= S < 64: the low half is
 /// (x 2^S mod 2^64) + a mod 2^64, the high half floor(x / 2^(64 - S)) (0 for S = 0) plus that
 /// sum's carry.
