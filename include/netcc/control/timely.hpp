@@ -944,6 +944,19 @@ class basic_timely {
       }
     }
 
+    // Line 9's cut, beta (1 - T_high / new_rtt) = mul_unit(high_excess(rtt), beta_), for
+    // new_rtt > T_high. Fixed point, the same value: high_excess is in [0, 1], so mul_unit's
+    // sign handling is mul_unit_raw alone (as gradient_cut).
+    [[nodiscard, gnu::always_inline]] constexpr value_type high_cut(duration rtt) const noexcept {
+      if constexpr (requires { value_type::fraction_bits; }) {
+        return detail::raw_in_range<value_type>(static_cast<std::int64_t>(
+            mul_unit_raw(static_cast<std::uint64_t>(high_excess(rtt).raw()),
+                         static_cast<std::uint64_t>(beta_.raw()))));
+      } else {
+        return mul_unit(high_excess(rtt), beta_);
+      }
+    }
+
     // Algorithm 1 on one completion with RTT `rtt` > 0 at `now`; `may_increase` is §5's test.
     // Always inlined: g++ kept the q32 instantiation out of line (double's it inlines), and the
     // call, six saved registers and the state reloaded around it cost about a tenth of a q32
@@ -988,7 +1001,7 @@ class basic_timely {
         st.action = timely_action::increase_low;
       } else if (rtt > params_.t_high) {  // lines 8-10: rate *= 1 - beta (1 - T_high/new_rtt)
         st.action = timely_action::decrease_high;
-        step = mul_unit(high_excess(rtt), beta_);
+        step = high_cut(rtt);
         up = false;
       } else if (st.rtt_diff <= zero) {  // lines 11-12 (gradient <= 0): rate += N delta
         const bool in_hai = st.neg >= params_.hai_threshold;
