@@ -212,12 +212,9 @@ template <Number T>
 
 /// T's reciprocals for the tau/T weight of HPCC Algorithm 1 line 10 (int_time_weight), derived
 /// once per configuration: netcc::detail::invariant_divisor (every T) and, for T in [2, 2^31],
-/// Granlund and Montgomery's multiplier for dividends below 2^63 (PLDI 1994, Theorem 4.2 with
-/// N = 63): l = ceil(log2 T) in [1, 31], m = ceil(2^(63 + l) / T). Since 2^(l - 1) < T <= 2^l,
-/// m < 2^64, and m T = 2^(63 + l) + e with 0 <= e < T <= 2^l, so for 0 <= n < 2^63,
-/// m n 2^-(63 + l) = n / T + e n / (T 2^(63 + l)) lies in [n / T, n / T + 1 / T): its floor is
-/// floor(n / T). The quotient is one multiply-high and one shift by l - 1, with no
-/// power-of-two case and no correction step (invariant_divisor::div_floor64's, for 64-bit n).
+/// netcc::detail::divisor_u63 (dividends below 2^63: one multiply-high and one shift, with no
+/// power-of-two case and no correction step, where invariant_divisor::div_floor64 serves 64-bit
+/// dividends).
 class int_weight_divisor {
  public:
   /// @brief T = 1 (the default).
@@ -225,37 +222,23 @@ class int_weight_divisor {
   /// @brief T = `t`; 0 is taken as 1 (as invariant_divisor takes it).
   constexpr explicit int_weight_divisor(std::uint64_t t) noexcept : div_(t) {
     const std::uint64_t d = div_.divisor();
-    if (d >= 2 && d <= (std::uint64_t{1} << 31)) {
-      const int l = static_cast<int>(std::bit_width(d - 1));  // ceil(log2 d), in [1, 31]
-      m_ = static_cast<std::uint64_t>(((u128{1} << (63 + l)) + (d - 1)) / d);
-      half_ = d / 2;
-      sh_ = l - 1;
-      short_ = true;
-    }
+    if (d >= 2 && d <= (std::uint64_t{1} << 31)) short_ = divisor_u63{d};
   }
   /// @brief T's reciprocal for every dividend.
   [[nodiscard]] constexpr const invariant_divisor& general() const noexcept { return div_; }
-  /// @brief True when T lies in [2, 2^31]: div_floor63 and half apply.
-  [[nodiscard]] constexpr bool short_form() const noexcept { return short_; }
-  /// @brief floor(T / 2) (short_form only).
-  [[nodiscard]] constexpr std::uint64_t half() const noexcept { return half_; }
-  /// @brief floor(n / T) for n < 2^63 (short_form only): one multiply-high and a shift.
-  [[nodiscard, gnu::always_inline]] constexpr std::uint64_t div_floor63(
-      std::uint64_t n) const noexcept {
-    return static_cast<std::uint64_t>((u128{m_} * n) >> 64) >> sh_;
-  }
+  /// @brief True when T lies in [2, 2^31]: short_div applies.
+  [[nodiscard]] constexpr bool short_form() const noexcept { return short_.divisor() != 0; }
+  /// @brief T's multiplier for dividends below 2^63 (short_form only).
+  [[nodiscard]] constexpr const divisor_u63& short_div() const noexcept { return short_; }
 
  private:
   invariant_divisor div_;
-  std::uint64_t m_ = 0;
-  std::uint64_t half_ = 0;
-  int sh_ = 0;
-  bool short_ = false;
+  divisor_u63 short_{};
 };
 
 /// int_time_weight through int_weight_divisor (`t_div` holds t): the same value. Fixed point with
 /// F <= 32 and raw_max >= 2^F, T in [2, 2^31]: for 0 < tau < T the rounded dividend
-/// tau 2^F + floor(T / 2) is at most (2^31 - 1) 2^32 + 2^30 < 2^63, so div_floor63 gives the
+/// tau 2^F + floor(T / 2) is at most (2^31 - 1) 2^32 + 2^30 < 2^63, so short_div() gives the
 /// quotient invariant_divisor::div_floor64 gives (both floor(n / T), exact), at most 2^F <=
 /// raw_max: in range. tau <= 0 and tau >= T take the general form's values (0 and 1; T > 0
 /// here). Other T, other number types: int_time_weight with the general reciprocal.
@@ -274,8 +257,8 @@ requires std::is_same_v<Div, int_weight_divisor>
           t_div != nullptr && t_div->short_form()) {
         if (tau <= duration::zero()) return num<T>(0);
         if (tau >= t) return num<T>(1);
-        return raw_in_range<T>(static_cast<std::int64_t>(t_div->div_floor63(
-            (static_cast<std::uint64_t>(tau.count()) << T::fraction_bits) + t_div->half())));
+        return raw_in_range<T>(static_cast<std::int64_t>(t_div->short_div().div_nearest(
+            static_cast<std::uint64_t>(tau.count()) << T::fraction_bits)));
       }
     }
   }
@@ -526,6 +509,28 @@ struct int_wire_record {
 };
 static_assert(sizeof(int_wire_record<hpcc_int_format>) == 8);
 
+/// HPCC Algorithm 1 lines 7-8 for a hop with an exact key (kn, ke) against an exact best (bn,
+/// be, its clamp test bsat: 0 not yet run, 1 below, 2 at; `have` false when there is none yet):
+/// true, with the best replaced by the hop, when the hop's u' is above the best's clamped u'.
+/// clamp(u_k) > clamp(u_b) iff u_k > u_b and u_b < umax, so the best's clamp test runs only when
+/// a later hop is larger (n_k e_b > n_b e_k), and ties keep the earlier hop. `ut` is T (below
+/// 2^34 for exact keys).
+[[nodiscard, gnu::always_inline]] constexpr bool int_util_take_exact(
+    std::uint64_t kn, std::uint64_t ke, std::uint64_t ut, bool have, std::uint64_t& bn,
+    std::uint64_t& be, std::uint8_t& bsat) noexcept {
+  bool take = !have;
+  if (!take && u128{kn} * be > u128{bn} * ke) {  // u'_k > u'_best, unclamped
+    if (bsat == 0) bsat = u128{bn} * 8'000'000'000U >= u128{be} * (ut << 30) ? 2 : 1;
+    take = bsat == 1;  // a best at the clamp is not exceeded
+  }
+  if (take) {
+    bn = kn;
+    be = ke;
+    bsat = 0;
+  }
+  return take;
+}
+
 /// The state int_util_sample's pass over the hops carries from hop to hop, handed to the general
 /// pass (int_util_rest) by value: the best hop so far (its tau and validity; its u when its key
 /// is not exact), that hop's key (fixed point) and its clamp test, the records still describing
@@ -578,6 +583,7 @@ template <bool General, Number T, int_path Path, class Clock, class Counter, cla
   [[maybe_unused]] std::uint64_t bn = key.n, be = key.e;
   [[maybe_unused]] std::uint8_t bsat = best_sat;
   [[maybe_unused]] duration btau = best.tau;
+
   for (std::size_t i = i0; i < n; ++i) {
     const auto& h = ft::hop(e, i);  // a word_hop of a word stack reaches Record's overloads
     Record& r = rec[i];
@@ -606,9 +612,8 @@ template <bool General, Number T, int_path Path, class Clock, class Counter, cla
     const std::int64_t dtx = Counter::delta_bytes(h.tx_bytes, r.tx());  // txBytes delta
     if constexpr (fixed) {
       // The key's n and e in 64 bits (the common case: scale.key's exact keys, without its
-      // 128-bit products and struct), compared against an exact best by one cross-product;
-      // the best's clamp test runs only when a later hop is larger (clamp(u_k) > clamp(u_b)
-      // iff u_k > u_b and u_b < umax, as scale.above decides it).
+      // 128-bit products and struct), compared against an exact best (int_util_take_exact, as
+      // scale.above decides it).
       const auto udt = static_cast<std::uint64_t>(dt.count());
       const auto udtx = static_cast<std::uint64_t>(dtx < 0 ? 0 : dtx);
       std::uint64_t qn = 0, tn = 0, kn = 0, ke = 0;
@@ -618,7 +623,7 @@ template <bool General, Number T, int_path Path, class Clock, class Counter, cla
           !__builtin_mul_overflow(static_cast<std::uint64_t>(h.link_rate.bps()), udt, &ke);
       if constexpr (!General) {
         // The fast pass's best is always exact: it stops before the first inexact key.
-        if (!exact && h.link_rate > bit_rate::zero()) {
+        if (!exact && h.link_rate > bit_rate::zero()) {  // hand over, its record untouched
           if (be != 0) {
             best_out.valid = true;
             best_out.tau = btau;
@@ -632,35 +637,16 @@ template <bool General, Number T, int_path Path, class Clock, class Counter, cla
         }
         r.store_raw(h, q, rate);
         if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
-        bool take = be == 0;
-        if (!take && u128{kn} * be > u128{bn} * ke) {  // u'_k > u'_best, unclamped
-          if (bsat == 0) bsat = u128{bn} * 8'000'000'000U >= u128{be} * (ut << 30) ? 2 : 1;
-          take = bsat == 1;  // lines 7-8: a best at the clamp is not exceeded
-        }
-        if (take) {
-          btau = dt;
-          bn = kn;
-          be = ke;
-          bsat = 0;
-        }
+        if (int_util_take_exact(kn, ke, ut, be != 0, bn, be, bsat)) btau = dt;  // lines 7-8
         continue;
       }
       r.store_raw(h, q, rate);
       if (h.link_rate <= bit_rate::zero()) continue;  // B = 0: cannot normalise this hop
       if (exact && (!best.valid || key.exact)) {
-        bool take = !best.valid;
-        if (!take && u128{kn} * key.e > u128{key.n} * ke) {  // u'_k > u'_best, unclamped
-          if (best_sat == 0)
-            best_sat = u128{key.n} * 8'000'000'000U >= u128{key.e} * (ut << 30) ? 2 : 1;
-          take = best_sat == 1;  // lines 7-8: a best at the clamp is not exceeded
-        }
-        if (take) {
+        if (int_util_take_exact(kn, ke, ut, best.valid, key.n, key.e, best_sat)) {  // lines 7-8
           best.valid = true;
           best.tau = dt;
-          key.n = kn;
-          key.e = ke;
           key.exact = true;
-          best_sat = 0;
         }
       } else if constexpr (General) {
         const int_util_scale scale{t};
@@ -693,7 +679,7 @@ template <bool General, Number T, int_path Path, class Clock, class Counter, cla
   if constexpr (!fixed) {
     if (best.valid) best.u = hop_utilisation<T>(dkey.dtx, best.tau, dkey.qmin, dkey.b, t, umax);
   }
-  if constexpr (fixed && !General) {
+  if constexpr (fixed && !General) {  // the fast pass's registers into the caller's state
     if (be != 0) {
       best.valid = true;
       best.tau = btau;

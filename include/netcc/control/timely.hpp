@@ -721,8 +721,9 @@ class basic_timely {
     // for s >= 1, dividing the dividend by 2^s first takes |d| 2^(F - s) + M / 2, whose floor
     // is |d| 2^(F - s) + floor(M / 2), and floor(floor(x / a) / b) == floor(x / (a b)). So the
     // 64-bit reciprocal of M (divisor_u63) serves every |d| with |d| 2^(F - s) + M / 2 below
-    // 2^63: |d| below 2^(62 - F + s) (|d| 2^(F - s) < 2^62, and M / 2 < 2^61 for m < 2^62). q32 with minRTT in whole microseconds (s = F): any |rtt_diff|
-    // below 2^30 us; in general at least |rtt_diff| below 0.5 us (s = 0).
+    // 2^63: |d| below 2^(62 - F + s) (|d| 2^(F - s) < 2^62, and M / 2 < 2^61 for m < 2^62).
+    // q32 with minRTT in whole microseconds (s = F): any |rtt_diff| below 2^30 us; in general at
+    // least |rtt_diff| below 0.5 us (s = 0).
     [[nodiscard]] constexpr value_type gradient_of(value_type d) const noexcept {
       if constexpr (requires { d.raw(); }) {
         const std::int64_t r = d.raw();
@@ -936,22 +937,26 @@ class basic_timely {
         const std::uint64_t g = r < gradient_lim_
                                     ? gradient_quotient(static_cast<std::uint64_t>(r))
                                     : static_cast<std::uint64_t>(gradient_of(d).raw());
-        // At most g <= raw_max (beta <= 1).
-        return detail::raw_in_range<value_type>(
-            static_cast<std::int64_t>(mul_unit_raw(g, static_cast<std::uint64_t>(beta_.raw()))));
+        return beta_share(g);
       } else {
         return mul_unit(gradient_of(d), beta_);
       }
     }
 
+    // Fixed point: beta g for a raw g in [0, raw_max], mul_unit's value for g >= 0
+    // (mul_unit_raw; at most g, as beta <= 1: in range). Lines 9 and 14's cuts.
+    [[nodiscard, gnu::always_inline]] constexpr value_type beta_share(
+        std::uint64_t g) const noexcept {
+      return detail::raw_in_range<value_type>(
+          static_cast<std::int64_t>(mul_unit_raw(g, static_cast<std::uint64_t>(beta_.raw()))));
+    }
+
     // Line 9's cut, beta (1 - T_high / new_rtt) = mul_unit(high_excess(rtt), beta_), for
     // new_rtt > T_high. Fixed point, the same value: high_excess is in [0, 1], so mul_unit's
-    // sign handling is mul_unit_raw alone (as gradient_cut).
+    // sign handling is not needed (beta_share, as gradient_cut).
     [[nodiscard, gnu::always_inline]] constexpr value_type high_cut(duration rtt) const noexcept {
       if constexpr (requires { value_type::fraction_bits; }) {
-        return detail::raw_in_range<value_type>(static_cast<std::int64_t>(
-            mul_unit_raw(static_cast<std::uint64_t>(high_excess(rtt).raw()),
-                         static_cast<std::uint64_t>(beta_.raw()))));
+        return beta_share(static_cast<std::uint64_t>(high_excess(rtt).raw()));
       } else {
         return mul_unit(high_excess(rtt), beta_);
       }

@@ -432,7 +432,8 @@ class divisor_u64 {
 
 /// @brief A divisor d in [1, 2^63] with a multiplier for dividends below 2^63: floor(n / d) by
 /// one 64 x 64 -> 128-bit product and one shift, no division instruction and two fewer steps
-/// than divisor_u64 (whose dividends may use all 64 bits). With l = ceil(log2 d) and
+/// than divisor_u64 (whose dividends may use all 64 bits). Granlund and Montgomery (PLDI 1994,
+/// Theorem 4.2 with N = 63). With l = ceil(log2 d) and
 /// m = ceil(2^(63 + l) / d) (below 2^64, as d > 2^(l - 1)), floor(n / d) = floor(m 2n /
 /// 2^(64 + l)) for every n < 2^63: m = 2^(63 + l) / d + e with 0 <= e < 1 gives
 /// n m / 2^(63 + l) = n / d + n e / 2^(63 + l), the added term below 2^-l <= 1 / d, and n / d's
